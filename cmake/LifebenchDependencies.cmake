@@ -1,0 +1,63 @@
+# Every dependency comes from the distribution (or from the offline prefix that
+# tools/setup.sh --prefix unpacks from the distribution's packages).
+if(LIFEBENCH_DEPS_PREFIX)
+  if(NOT IS_DIRECTORY "${LIFEBENCH_DEPS_PREFIX}/usr")
+    message(FATAL_ERROR "LIFEBENCH_DEPS_PREFIX=${LIFEBENCH_DEPS_PREFIX} has no usr/ folder; "
+                        "make it with tools/setup.sh --prefix ${LIFEBENCH_DEPS_PREFIX}")
+  endif()
+  list(PREPEND CMAKE_PREFIX_PATH "${LIFEBENCH_DEPS_PREFIX}/usr")
+endif()
+
+macro(lifebench_require package hint)
+  find_package(${package} ${ARGN})
+  if(NOT ${package}_FOUND)
+    message(FATAL_ERROR "${package} not found: ${hint} (run tools/setup.sh, or set "
+                        "LIFEBENCH_DEPS_PREFIX to a prefix made by tools/setup.sh --prefix)")
+  endif()
+endmacro()
+
+find_package(Threads REQUIRED)
+lifebench_require(tomlplusplus "toml++ reads sweep and table files" CONFIG)
+lifebench_require(CLI11 "CLI11 parses the command line" CONFIG)
+lifebench_require(benchmark "Google Benchmark times the experiments" CONFIG)
+lifebench_require(nlohmann_json "nlohmann-json reads and writes the results" CONFIG)
+
+if(LIFEBENCH_ENABLE_HWY)
+  lifebench_require(hwy "Highway is LIFEBENCH_ENABLE_HWY's SIMD library" CONFIG)
+endif()
+
+if(LIFEBENCH_ENABLE_OPENCL)
+  lifebench_require(OpenCL "the OpenCL headers and ICD loader are needed by LIFEBENCH_ENABLE_OPENCL")
+  find_path(LIFEBENCH_OPENCL_HPP_DIR CL/opencl.hpp HINTS ${OpenCL_INCLUDE_DIRS})
+  if(NOT LIFEBENCH_OPENCL_HPP_DIR)
+    message(FATAL_ERROR "CL/opencl.hpp (OpenCL-CLHPP) not found: run tools/setup.sh")
+  endif()
+endif()
+
+if(LIFEBENCH_ENABLE_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "LIFEBENCH_ENABLE_CUDA is ON but no CUDA compiler was found: install the "
+                        "CUDA Toolkit (nvcc) or configure with -DLIFEBENCH_ENABLE_CUDA=OFF")
+  endif()
+  enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  find_package(CUDAToolkit REQUIRED)
+endif()
+
+if(LIFEBENCH_ENABLE_TESTING)
+  lifebench_require(GTest "GoogleTest runs the unit tests" CONFIG)
+endif()
+
+if(LIFEBENCH_ENABLE_REPORT)
+  set(Python3_FIND_UNVERSIONED_NAMES FIRST)
+  find_package(Python3 3.11 COMPONENTS Interpreter REQUIRED)
+  execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import matplotlib"
+                  RESULT_VARIABLE _lifebench_mpl OUTPUT_QUIET ERROR_QUIET)
+  if(NOT _lifebench_mpl EQUAL 0)
+    message(FATAL_ERROR "${Python3_EXECUTABLE} cannot import matplotlib, which the report needs: "
+                        "run tools/setup.sh, or configure with -DLIFEBENCH_ENABLE_REPORT=OFF")
+  endif()
+endif()

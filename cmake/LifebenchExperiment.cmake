@@ -1,0 +1,67 @@
+# lifebench_add_experiment(NAME <name> BACKEND cpu|simd|cuda|opencl SOURCES <files...>
+#                          [LIBRARIES <targets...>] [TEST_ONLY])
+#
+# Builds experiments/<name> as the executable lifebench-exp-<name> (target
+# lifebench.exp.<name>), linked with the harness main, copies its sweep.toml
+# beside it for the driver, and registers its conformance test. An experiment
+# whose backend is switched off is not built. TEST_ONLY experiments (fault
+# injection for the harness tests) go to a folder the driver does not search
+# by default and have no sweep.toml.
+function(lifebench_add_experiment)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND" "SOURCES;LIBRARIES")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "lifebench_add_experiment: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_NAME OR NOT arg_SOURCES)
+    message(FATAL_ERROR "lifebench_add_experiment: NAME and SOURCES are required")
+  endif()
+  if(NOT arg_BACKEND MATCHES "^(cpu|simd|cuda|opencl)$")
+    message(FATAL_ERROR "lifebench_add_experiment(${arg_NAME}): BACKEND must be cpu, simd, cuda or "
+                        "opencl, not '${arg_BACKEND}'")
+  endif()
+  if((arg_BACKEND STREQUAL "cuda" AND NOT LIFEBENCH_ENABLE_CUDA)
+     OR (arg_BACKEND STREQUAL "opencl" AND NOT LIFEBENCH_ENABLE_OPENCL)
+     OR (arg_BACKEND STREQUAL "simd" AND NOT LIFEBENCH_ENABLE_HWY))
+    return()
+  endif()
+
+  set(target lifebench.exp.${arg_NAME})
+  add_executable(${target} ${arg_SOURCES})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME lifebench-exp-${arg_NAME})
+  target_link_libraries(${target} PRIVATE lifebench::harness lifebench::warnings ${arg_LIBRARIES})
+  if(arg_BACKEND STREQUAL "cuda")
+    target_link_libraries(${target} PRIVATE lifebench::kernels_cuda)
+  elseif(arg_BACKEND STREQUAL "opencl")
+    target_link_libraries(${target} PRIVATE lifebench::kernels_opencl)
+    file(GLOB cl_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cl")
+    if(cl_sources)
+      lifebench_embed_opencl(${target} ${cl_sources})
+    endif()
+  elseif(arg_BACKEND STREQUAL "simd")
+    target_link_libraries(${target} PRIVATE hwy::hwy)
+  endif()
+
+  if(arg_TEST_ONLY)
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                               "${LIFEBENCH_TEST_EXPERIMENTS_DIR}")
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${LIFEBENCH_EXPERIMENTS_DIR}")
+  set(sweep "${CMAKE_CURRENT_SOURCE_DIR}/sweep.toml")
+  if(NOT EXISTS "${sweep}" OR NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/README.md")
+    message(FATAL_ERROR "experiment ${arg_NAME} needs sweep.toml and README.md in "
+                        "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  configure_file("${sweep}" "${LIFEBENCH_EXPERIMENTS_DIR}/${arg_NAME}.sweep.toml" COPYONLY)
+
+  if(LIFEBENCH_ENABLE_TESTING)
+    # Conformance against the reference; exit code 77 (backend unavailable) is a skip.
+    set(label unit)
+    if(arg_BACKEND STREQUAL "cuda")
+      set(label gpu)
+    endif()
+    add_test(NAME lifebench.test.conformance.${arg_NAME} COMMAND ${target} verify)
+    set_tests_properties(lifebench.test.conformance.${arg_NAME} PROPERTIES
+                         LABELS "${label};conformance" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endif()
+endfunction()

@@ -1,0 +1,79 @@
+#include "lifebench/params.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "lifebench/error.hpp"
+
+namespace lifebench {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+const std::string& Params::get(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) throw Error("no parameter '" + name + "'");
+  return it->second;
+}
+
+std::int64_t Params::get_int(const std::string& name) const {
+  const std::string& text = get(name);
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw Error("parameter " + name + "=" + text + " is not an integer");
+  }
+  return value;
+}
+
+std::string Params::to_string() const {
+  std::string out;
+  for (const auto& [name, value] : values_) out += (out.empty() ? "" : ",") + name + "=" + value;
+  return out;
+}
+
+std::map<std::string, std::string> parse_param_pairs(const std::vector<std::string>& pairs) {
+  std::map<std::string, std::string> out;
+  for (const auto& pair : pairs) {
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw Error("parameter '" + pair + "' is not of the form name=value");
+    }
+    if (!out.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second) {
+      throw Error("parameter '" + pair.substr(0, eq) + "' is given twice");
+    }
+  }
+  return out;
+}
+
+Params resolve_params(const std::string& experiment, const std::vector<Axis>& axes,
+                      const std::map<std::string, std::string>& given) {
+  std::vector<std::string> names;
+  for (const auto& axis : axes) names.push_back(axis.name);
+  for (const auto& [name, value] : given) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      throw Error("unknown parameter '" + name + "' for " + experiment +
+                  " (its parameters: " + join(names) + ")");
+    }
+  }
+  std::map<std::string, std::string> values;
+  for (const auto& axis : axes) {
+    const auto it = given.find(axis.name);
+    const std::string value = it == given.end() ? axis.default_value : it->second;
+    if (!axis.allowed.empty() &&
+        std::find(axis.allowed.begin(), axis.allowed.end(), value) == axis.allowed.end()) {
+      throw Error("parameter " + axis.name + "=" + value + " is not allowed for " + experiment +
+                  " (allowed: " + join(axis.allowed) + ")");
+    }
+    values.emplace(axis.name, value);
+  }
+  return Params(std::move(values));
+}
+
+}  // namespace lifebench

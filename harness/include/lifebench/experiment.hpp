@@ -1,0 +1,98 @@
+// The experiment contract. One experiment = one Simulator type plus one
+// ExperimentInfo registered with LIFEBENCH_EXPERIMENT; the harness library
+// supplies main() for its executable (describe, run, verify, bench).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
+namespace lifebench {
+
+/// Owns one problem's state on one device.
+class Simulator {
+ public:
+  Simulator() = default;
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+  virtual ~Simulator() = default;
+
+  /// Canonical grid to the simulator's own layout; not timed.
+  virtual void upload(const Grid& grid) = 0;
+  /// Advances the state; the only timed call.
+  virtual void advance(std::uint64_t generations) = 0;
+  /// Own layout back to the canonical grid, after all work is complete; not timed.
+  virtual Grid download() = 0;
+
+  /// Runs advance() and returns its duration in seconds. The default uses the
+  /// host's steady clock (advance() must then return when the work is done);
+  /// device experiments override it with device events.
+  virtual double timed_advance(std::uint64_t generations);
+  /// What clock timed_advance() reads: "steady_clock", "cuda_events", "opencl_events".
+  [[nodiscard]] virtual std::string clock() const { return "steady_clock"; }
+  /// Where the simulation runs (device name, platform, driver, clocks), for the results.
+  [[nodiscard]] virtual std::map<std::string, std::string> device() const { return {}; }
+  /// Bytes the technique must move through memory per generation, when it is memory-bound.
+  [[nodiscard]] virtual std::optional<double> bytes_per_generation() const { return std::nullopt; }
+};
+
+/// A parameter of an experiment, spelled as in its source.
+struct Axis {
+  std::string name;
+  std::string default_value;
+  std::vector<std::string> allowed;  ///< empty: any value unsupported() accepts
+  std::string description;
+};
+
+/// Parameter values by name, defaults filled in and checked against the axes.
+class Params {
+ public:
+  Params() = default;
+  explicit Params(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  [[nodiscard]] const std::string& get(const std::string& name) const;  ///< throws Error if absent
+  [[nodiscard]] std::int64_t get_int(const std::string& name) const;     ///< throws Error if not an integer
+  [[nodiscard]] bool has(const std::string& name) const { return values_.count(name) != 0; }
+  [[nodiscard]] const std::map<std::string, std::string>& values() const { return values_; }
+  [[nodiscard]] std::string to_string() const;  ///< "a=1,b=x", sorted by name
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+/// Everything the harness knows of one experiment.
+struct ExperimentInfo {
+  std::string name;       ///< <backend>-<technique>[-<variant>], the directory's name
+  std::string family;     ///< "square", "hex" or "3d"
+  std::string backend;    ///< "cpu", "simd", "cuda" or "opencl"
+  std::string source;     ///< seed file and section reproduced, or "ours"
+  std::string technique;  ///< one line
+  std::vector<Axis> axes;
+  /// Why the backend cannot run on this machine (no GPU, no platform), or nothing.
+  std::function<std::optional<std::string>()> unavailable = [] { return std::nullopt; };
+  /// Why this problem/parameter combination cannot run ("width must be a multiple of 32"), or nothing.
+  std::function<std::optional<std::string>(const Problem&, const Params&)> unsupported =
+      [](const Problem&, const Params&) { return std::nullopt; };
+  /// Generations a verification runs so that it crosses every internal boundary;
+  /// the default is 2 * steps_per_launch + 1 when that parameter exists, else 5.
+  std::function<std::uint64_t(const Params&)> verify_generations{};
+  std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make;
+};
+
+/// The experiment this executable was built from (defined by LIFEBENCH_EXPERIMENT).
+const ExperimentInfo& registered_experiment();
+
+}  // namespace lifebench
+
+/// Registers the experiment of this executable; use once, at namespace scope.
+#define LIFEBENCH_EXPERIMENT(...)                                                                  \
+  const ::lifebench::ExperimentInfo& ::lifebench::registered_experiment() {                        \
+    static const ::lifebench::ExperimentInfo info = __VA_ARGS__;                                   \
+    return info;                                                                                   \
+  }

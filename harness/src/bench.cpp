@@ -1,0 +1,163 @@
+#include "bench.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "checks.hpp"
+#include "lifebench/environment.hpp"
+#include "lifebench/soup.hpp"
+#include "verification.hpp"
+
+namespace lifebench::harness {
+namespace {
+
+/// Google Benchmark's JSON reporter, keeping each repetition's time for our statistics.
+class CollectingReporter : public benchmark::JSONReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& run : runs) {
+      if (run.run_type == Run::RT_Iteration && run.iterations > 0 && !run.error_occurred) {
+        // With manual time, real_accumulated_time holds the simulator's own clock.
+        seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
+      }
+      if (run.error_occurred) error = run.error_message;
+    }
+    JSONReporter::ReportRuns(runs);
+  }
+  std::vector<double> seconds;
+  std::string error;
+};
+
+nlohmann::json timing_statistics(std::vector<double> seconds, const std::string& clock,
+                                 const BenchRequest& request) {
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t n = seconds.size();
+  const double median = n % 2 == 1 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  const double mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(n);
+  double variance = 0;
+  for (double s : seconds) variance += (s - mean) * (s - mean);
+  variance = n > 1 ? variance / double(n - 1) : 0.0;
+  return {{"clock", clock},       {"warmup", request.warmup},   {"repetitions", request.repetitions},
+          {"seconds", seconds},   {"median_s", median},         {"min_s", seconds.front()},
+          {"max_s", seconds.back()}, {"cv", mean > 0 ? std::sqrt(variance) / mean : 0.0}};
+}
+
+nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
+                           const BenchRequest& request) {
+  const Problem& p = request.problem;
+  const auto simd = simd_targets();
+  return {{"experiment", info.name},
+          {"backend", info.backend},
+          {"family", info.family},
+          {"params", params.values()},
+          {"problem", p.to_string()},
+          {"rule", p.rule.to_string()},
+          {"shape", p.shape.to_string()},
+          {"boundary", to_string(p.boundary)},
+          {"cells", p.shape.cells()},
+          {"generations", request.generations},
+          {"status", "ok"},
+          {"reason", nullptr},
+          {"verification", {{"status", "not_run"}}},
+          {"host", {{"hwy_target", simd.empty() ? nlohmann::json(nullptr) : nlohmann::json(simd.front())}}}};
+}
+
+nlohmann::json failed(nlohmann::json result, const std::string& status, const std::string& reason) {
+  result["status"] = status;
+  result["reason"] = reason;
+  return result;
+}
+
+/// Verifies on a capped soup; returns the failure reason, or nothing.
+std::optional<std::string> verify_before_timing(const ExperimentInfo& info, const Params& params,
+                                                const BenchRequest& request, nlohmann::json& result) {
+  const Problem problem = capped_problem(info, params, request.problem, kVerifyMaxCells);
+  const std::uint64_t generations = verify_generations(info, params);
+  // Split unevenly over two advance() calls so that carried state is checked too.
+  const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
+                               soup_density(problem.rule.topology)};
+  const VerificationOutcome outcome = verify_case(info, params, check);
+  std::ostringstream hash;
+  hash << "0x" << std::hex << outcome.reference_hash;
+  result["verification"] = {
+      {"status", outcome.passed ? "passed" : "failed"},
+      {"problem", problem.to_string()},
+      {"generations", generations},
+      {"soup", check.soup()},
+      {"reference_hash", hash.str()},
+      {"first_difference", outcome.passed ? nlohmann::json(nullptr) : nlohmann::json(outcome.detail)}};
+  if (outcome.passed) return std::nullopt;
+  return "verification failed: " + outcome.detail;
+}
+
+}  // namespace
+
+nlohmann::json bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request) {
+  nlohmann::json result = base_result(info, params, request);
+  if (auto reason = info.unavailable()) return failed(result, "unavailable", *reason);
+  if (auto reason = unsupported_reason(info, request.problem, params)) {
+    return failed(result, "unsupported", *reason);
+  }
+  try {
+    if (auto reason = verify_before_timing(info, params, request, result)) {
+      return failed(result, "failed", *reason);
+    }
+    auto simulator = info.make(request.problem, params);
+    simulator->upload(make_soup(SoupSpec{request.problem.shape,
+                                         soup_density(request.problem.rule.topology), 2}));
+    for (int i = 0; i < request.warmup; ++i) simulator->timed_advance(request.generations);
+
+    const std::string name = info.name + "/" + request.problem.to_string() + "/g" +
+                             std::to_string(request.generations) + "/" + params.to_string();
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [&](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     try {
+                                       state.SetIterationTime(
+                                           simulator->timed_advance(request.generations));
+                                     } catch (const std::exception& e) {
+                                       state.SkipWithError(e.what());
+                                       break;
+                                     }
+                                   }
+                                 })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(request.repetitions)
+        ->Unit(benchmark::kMillisecond);
+    CollectingReporter reporter;
+    std::ostringstream json_out;
+    std::ostringstream json_err;
+    reporter.SetOutputStream(&json_out);
+    reporter.SetErrorStream(&json_err);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::ClearRegisteredBenchmarks();
+    if (!reporter.error.empty()) return failed(result, "failed", "error while timing: " + reporter.error);
+    if (reporter.seconds.empty()) return failed(result, "failed", "no repetition was timed");
+
+    result["timing"] = timing_statistics(reporter.seconds, simulator->clock(), request);
+    const double median = result["timing"]["median_s"].get<double>();
+    const double updates = double(request.problem.shape.cells()) * double(request.generations);
+    const auto bytes = simulator->bytes_per_generation();
+    result["throughput"] = {
+        {"cell_updates_per_second", updates / median},
+        {"seconds_per_generation", median / double(request.generations)},
+        {"bytes_per_generation", bytes ? nlohmann::json(*bytes) : nlohmann::json(nullptr)},
+        {"bytes_per_second", bytes ? nlohmann::json(*bytes * double(request.generations) / median)
+                                   : nlohmann::json(nullptr)}};
+    result["device"] = simulator->device();
+    const auto report = nlohmann::json::parse(json_out.str(), nullptr, false);
+    if (!report.is_discarded() && report.contains("benchmarks")) {
+      result["benchmark"] = report["benchmarks"];
+    }
+  } catch (const std::exception& e) {
+    return failed(result, "failed", e.what());
+  }
+  return result;
+}
+
+}  // namespace lifebench::harness

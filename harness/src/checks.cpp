@@ -1,0 +1,34 @@
+#include "checks.hpp"
+
+namespace lifebench::harness {
+
+void require_available(const ExperimentInfo& info) {
+  if (auto reason = info.unavailable()) {
+    throw Unavailable(info.name + " is unavailable: " + *reason);
+  }
+}
+
+std::optional<std::string> unsupported_reason(const ExperimentInfo& info, const Problem& problem,
+                                              const Params& params) {
+  if (to_string(problem.rule.topology) != info.family) {
+    return info.name + " simulates the " + info.family + " family, not " +
+           to_string(problem.rule.topology) + " rules like " + problem.rule.to_string();
+  }
+  return info.unsupported(problem, params);
+}
+
+void require_supported(const ExperimentInfo& info, const Problem& problem, const Params& params) {
+  if (auto reason = unsupported_reason(info, problem, params)) {
+    throw Error(info.name + " cannot run " + problem.to_string() + ": " + *reason);
+  }
+}
+
+Problem parse_problem(const std::string& spec) {
+  const RuleSpec parsed = parse_rule_spec(spec);
+  if (!parsed.shape) {
+    throw Error("problem '" + spec + "' has no bounded grid: add :T<w>,<h> (torus) or :P<w>,<h>");
+  }
+  return Problem{parsed.rule, *parsed.shape, parsed.boundary};
+}
+
+}  // namespace lifebench::harness

@@ -1,0 +1,90 @@
+#include "conformance.hpp"
+
+#include <vector>
+
+#include "checks.hpp"
+#include "lifebench/params.hpp"
+#include "verification.hpp"
+
+namespace lifebench::harness {
+namespace {
+
+struct FamilyMatrix {
+  std::vector<std::string> rules;
+  std::vector<Shape> shapes;
+};
+
+FamilyMatrix matrix_for(const std::string& family) {
+  if (family == "hex") {
+    return {{"B2/S34H", "B245/S3H", "B13/S2H"}, {{64, 64, 1}, {48, 40, 1}, {256, 96, 1}}};
+  }
+  if (family == "3d") {
+    return {{"B6/S567/3D", "B5,6/S4,5,6,7/3D"}, {{32, 32, 32}, {64, 64, 64}, {96, 96, 96}}};
+  }
+  return {{"B3/S23", "B36/S23"},
+          {{64, 64, 1}, {96, 40, 1}, {256, 128, 1}, {128, 256, 1}, {1024, 256, 1}}};
+}
+
+/// Every combination of allowed values for the axes not pinned by `fixed`.
+std::vector<std::map<std::string, std::string>> parameter_sets(
+    const ExperimentInfo& info, const std::map<std::string, std::string>& fixed) {
+  std::vector<std::map<std::string, std::string>> sets{fixed};
+  for (const auto& axis : info.axes) {
+    if (fixed.count(axis.name) != 0 || axis.allowed.empty()) continue;
+    std::vector<std::map<std::string, std::string>> grown;
+    for (const auto& set : sets) {
+      for (const auto& value : axis.allowed) {
+        auto next = set;
+        next[axis.name] = value;
+        grown.push_back(std::move(next));
+      }
+    }
+    sets = std::move(grown);
+  }
+  return sets;
+}
+
+}  // namespace
+
+bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed,
+                     std::ostream& log) {
+  const FamilyMatrix matrix = matrix_for(info.family);
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+  std::uint64_t seed = 1;
+  for (const auto& given : parameter_sets(info, fixed)) {
+    const Params params = resolve_params(info.name, info.axes, given);
+    const std::uint64_t crossing = verify_generations(info, params);
+    for (const auto& rule_text : matrix.rules) {
+      for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
+        for (const Shape& shape : matrix.shapes) {
+          const Problem problem{parse_rule_spec(rule_text).rule, shape, boundary};
+          const std::string label =
+              problem.to_string() + (params.values().empty() ? "" : " " + params.to_string());
+          if (auto reason = unsupported_reason(info, problem, params)) {
+            log << "skip " << label << ": " << *reason << "\n";
+            ++skipped;
+            continue;
+          }
+          // One generation, then enough to cross every internal boundary, split
+          // unevenly over two advance() calls.
+          for (const auto& [first, second] :
+               {std::pair<std::uint64_t, std::uint64_t>{1, 0}, {crossing, crossing + 2}}) {
+            const VerificationCase check{problem, first, second, seed++,
+                                         soup_density(problem.rule.topology)};
+            const VerificationOutcome outcome = verify_case(info, params, check);
+            log << (outcome.passed ? "pass " : "FAIL ") << label << " g" << first << "+"
+                << second << (outcome.passed ? "" : ": " + outcome.detail) << "\n";
+            (outcome.passed ? passed : failed) += 1;
+          }
+        }
+      }
+    }
+  }
+  log << info.name << ": " << passed << " passed, " << failed << " failed, " << skipped
+      << " skipped\n";
+  return failed == 0 && passed > 0;
+}
+
+}  // namespace lifebench::harness

@@ -1,0 +1,126 @@
+// main() of every experiment executable: describe, run, verify, bench.
+#include <benchmark/benchmark.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "bench.hpp"
+#include "checks.hpp"
+#include "commands.hpp"
+#include "conformance.hpp"
+#include "lifebench/build_info.hpp"
+#include "lifebench/params.hpp"
+#include "lifebench/state_io.hpp"
+#include "verification.hpp"
+
+namespace lifebench::harness {
+namespace {
+
+/// Timings from an unoptimised build would be published as if they meant something.
+void require_optimised_build() {
+  const std::string type = build_info::build_type;
+  if (type != "Release" && type != "RelWithDebInfo") {
+    throw Error("benchmarks need an optimised build (Release or RelWithDebInfo), this one is '" +
+                type + "': use a sweep preset");
+  }
+}
+
+int verify_command(const ExperimentInfo& info, const std::vector<std::string>& pairs,
+                   const std::optional<std::string>& problem_text,
+                   std::optional<std::uint64_t> generations, std::uint64_t seed) {
+  require_available(info);
+  const auto given = parse_param_pairs(pairs);
+  if (!problem_text) return run_conformance(info, given, std::cout) ? 0 : 1;
+
+  const Params params = resolve_params(info.name, info.axes, given);
+  const Problem problem = parse_problem(*problem_text);
+  require_supported(info, problem, params);
+  const std::uint64_t total = generations.value_or(verify_generations(info, params));
+  const VerificationCase check{problem, total / 2, total - total / 2, seed,
+                               soup_density(problem.rule.topology)};
+  const VerificationOutcome outcome = verify_case(info, params, check);
+  std::cout << (outcome.passed ? "pass " : "FAIL ") << problem.to_string() << " g" << total
+            << (outcome.passed ? "" : ": " + outcome.detail) << "\n";
+  return outcome.passed ? 0 : 1;
+}
+
+int main_with_errors(int argc, char** argv) {
+  const ExperimentInfo& info = registered_experiment();
+  CLI::App app{info.name + ": " + info.technique};
+  app.require_subcommand(1);
+  std::vector<std::string> pairs;
+
+  app.add_subcommand("describe", "Print the experiment's description and availability as JSON");
+
+  auto* run_cmd = app.add_subcommand("run", "Advance a pattern file or a soup and write the result");
+  RunRequest run_request;
+  run_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
+  auto* input = run_cmd->add_option("--input", run_request.input, "Input file (.rle, .dat)");
+  run_cmd->add_option("--soup", run_request.soup, "Random soup WxH[xD],density,seed")
+      ->excludes(input);
+  run_cmd->add_option("--rule", run_request.rule, "Rule with bounded grid, e.g. B3/S23:T64,64");
+  run_cmd->add_option("--generations", run_request.generations, "Generations")->required();
+  run_cmd->add_option("--output", run_request.output, "Output file (.rle, .dat)")->required();
+
+  auto* verify_cmd = app.add_subcommand(
+      "verify", "Check against the reference: the conformance matrix, or one --problem");
+  std::optional<std::string> verify_problem;
+  std::optional<std::uint64_t> verify_generations_given;
+  std::uint64_t seed = 1;
+  verify_cmd->add_option("--param", pairs, "Parameter name=value (repeatable; pins it)");
+  verify_cmd->add_option("--problem", verify_problem, "Rule with bounded grid");
+  verify_cmd->add_option("--generations", verify_generations_given, "Generations");
+  verify_cmd->add_option("--seed", seed, "Soup seed");
+
+  auto* bench_cmd = app.add_subcommand("bench", "Verify, then time one configuration");
+  std::string bench_problem;
+  std::string json_out;
+  BenchRequest bench_request;
+  bench_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
+  bench_cmd->add_option("--problem", bench_problem, "Rule with bounded grid")->required();
+  bench_cmd->add_option("--generations", bench_request.generations, "Generations per repetition")
+      ->required();
+  bench_cmd->add_option("--repetitions", bench_request.repetitions, "Timed repetitions")
+      ->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
+      ->check(CLI::NonNegativeNumber);
+  bench_cmd->add_option("--json-out", json_out, "Result file")->required();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (app.got_subcommand("describe")) {
+    describe(info, std::cout);
+    return 0;
+  }
+  if (run_cmd->parsed()) {
+    if (!run_request.input && !run_request.soup) throw Error("run needs --input or --soup");
+    run(info, resolve_params(info.name, info.axes, parse_param_pairs(pairs)), run_request);
+    return 0;
+  }
+  if (verify_cmd->parsed()) {
+    return verify_command(info, pairs, verify_problem, verify_generations_given, seed);
+  }
+  require_optimised_build();
+  const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
+  bench_request.problem = parse_problem(bench_problem);
+  const auto result = bench(info, params, bench_request);
+  write_file_atomically(json_out, [&](std::ostream& out) { out << result.dump(2) << "\n"; });
+  return 0;
+}
+
+}  // namespace
+}  // namespace lifebench::harness
+
+int main(int argc, char** argv) {
+  int benchmark_argc = 1;
+  benchmark::Initialize(&benchmark_argc, argv);
+  try {
+    return lifebench::harness::main_with_errors(argc, argv);
+  } catch (const lifebench::harness::Unavailable& e) {
+    std::cerr << "lifebench: error: " << e.what() << "\n";
+    return lifebench::harness::kExitUnavailable;
+  } catch (const std::exception& e) {
+    std::cerr << "lifebench: error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,47 @@
+// Verification against the reference simulator: the same experiment and
+// parameters on a seeded soup, compared cell by cell.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lifebench/experiment.hpp"
+
+namespace lifebench::harness {
+
+/// One check: a soup of the problem's shape advanced in two calls (first, then
+/// second generations), so that state carried across advance() calls is checked too.
+struct VerificationCase {
+  Problem problem;
+  std::uint64_t first = 0;
+  std::uint64_t second = 0;
+  std::uint64_t seed = 1;
+  double density = 0.5;
+  [[nodiscard]] std::string soup() const;  ///< "WxH,density,seed"
+};
+
+struct VerificationOutcome {
+  bool passed = false;
+  std::string detail;  ///< first difference, or which step failed
+  std::uint64_t reference_hash = 0;
+};
+
+VerificationOutcome verify_case(const ExperimentInfo& info, const Params& params,
+                                const VerificationCase& check);
+
+/// Generations a verification runs: the experiment's own rule, else 2 *
+/// steps_per_launch + 1 when that parameter exists, else 5.
+std::uint64_t verify_generations(const ExperimentInfo& info, const Params& params);
+
+/// Soup density that keeps a family's rules busy for many generations.
+double soup_density(Topology topology);
+
+/// The problem shrunk (halving its largest side while the experiment still
+/// supports it) to at most `max_cells`, so that the reference stays quick.
+Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem problem,
+                       std::int64_t max_cells);
+
+inline constexpr std::int64_t kVerifyMaxCells = std::int64_t{1} << 22;
+
+}  // namespace lifebench::harness

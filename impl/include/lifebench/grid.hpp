@@ -1,0 +1,51 @@
+// The canonical host grid: one byte per cell (0 dead, 1 alive), row-major in
+// (z, y, x) order, x fastest. Every simulator converts from and to it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lifebench/problem.hpp"
+
+namespace lifebench {
+
+class Grid {
+ public:
+  Grid() = default;
+  explicit Grid(Shape shape);  ///< all cells dead; throws Error if a size is not positive
+
+  [[nodiscard]] const Shape& shape() const { return shape_; }
+  [[nodiscard]] std::int64_t index(std::int64_t x, std::int64_t y, std::int64_t z = 0) const {
+    return (z * shape_.height + y) * shape_.width + x;
+  }
+  [[nodiscard]] std::uint8_t at(std::int64_t x, std::int64_t y, std::int64_t z = 0) const {
+    return cells_[static_cast<std::size_t>(index(x, y, z))];
+  }
+  void set(std::int64_t x, std::int64_t y, std::uint8_t alive) { set(x, y, 0, alive); }
+  void set(std::int64_t x, std::int64_t y, std::int64_t z, std::uint8_t alive) {
+    cells_[static_cast<std::size_t>(index(x, y, z))] = alive;
+  }
+  [[nodiscard]] std::uint8_t* data() { return cells_.data(); }
+  [[nodiscard]] const std::uint8_t* data() const { return cells_.data(); }
+  [[nodiscard]] std::int64_t population() const;
+  friend bool operator==(const Grid&, const Grid&) = default;
+
+ private:
+  Shape shape_;
+  std::vector<std::uint8_t> cells_;
+};
+
+/// The first cell (in memory order) where two grids of one shape differ.
+struct Mismatch {
+  std::int64_t x, y, z;
+  int expected, actual;
+  [[nodiscard]] std::string to_string() const;  ///< "cell (x, y[, z]): expected 1, got 0"
+};
+std::optional<Mismatch> first_difference(const Grid& expected, const Grid& actual);
+
+/// A 64-bit fingerprint of shape and cells, identical on every machine.
+std::uint64_t grid_hash(const Grid& grid);
+
+}  // namespace lifebench

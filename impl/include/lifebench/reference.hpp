@@ -1,0 +1,17 @@
+// Reference simulators: the plainest correct code for each family, against
+// which every experiment is verified. Clarity first; they only need to be fast
+// enough to check a few million cells for a few dozen generations.
+#pragma once
+
+#include <cstdint>
+
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
+namespace lifebench {
+
+/// Returns `grid` advanced by `generations` under `problem` (rule, boundary).
+/// Throws Error if the grid's shape is not the problem's.
+Grid reference_advance(const Problem& problem, Grid grid, std::uint64_t generations);
+
+}  // namespace lifebench

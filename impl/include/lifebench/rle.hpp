@@ -1,0 +1,35 @@
+// Run-length encoded patterns as Golly reads and writes them: an optional
+// comment block, the header "x = W, y = H, rule = R", then runs of b/o, $ and !.
+#pragma once
+
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
+namespace lifebench {
+
+/// A pattern as it stands in a file: its cells (the header's x by y) and rule.
+struct Pattern {
+  Grid cells;
+  std::optional<RuleSpec> rule;  ///< absent when the header names none
+  std::uint64_t generation = 0;  ///< from a "#CXRLE ... Gen=N" line when present
+};
+
+/// Reads an RLE; throws ParseError with `source`, line and column on malformed text.
+Pattern read_rle(std::istream& in, const std::string& source);
+
+/// Writes the whole grid (x and y are the grid's size) with the problem's rule
+/// and bounded grid, so that Golly reads it back onto the same cells.
+void write_rle(std::ostream& out, const Grid& grid, const Problem& problem,
+               std::uint64_t generation);
+
+/// Places a pattern into a bounded grid as Golly does: the grid and the pattern
+/// are both centred on the origin, so the pattern's top-left cell lands at
+/// (W/2 - x/2, H/2 - y/2). Throws Error if the pattern does not fit.
+Grid place_in_grid(const Grid& pattern, Shape grid_shape);
+
+}  // namespace lifebench

@@ -1,0 +1,24 @@
+// Seeded random soups from a counter-based generator: cell i is alive iff a
+// hash of (seed, i) falls under the density, so the same grid comes out on
+// every machine, backend and thread count.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "lifebench/grid.hpp"
+
+namespace lifebench {
+
+struct SoupSpec {
+  Shape shape;
+  double density = 0.5;  ///< probability in [0, 1] that a cell is alive
+  std::uint64_t seed = 1;
+};
+
+/// Parses "WxH[xD],density,seed"; throws Error.
+SoupSpec parse_soup(std::string_view text);
+
+Grid make_soup(const SoupSpec& spec);
+
+}  // namespace lifebench

@@ -1,0 +1,7 @@
+#include <csignal>
+
+#include "misbehaving.hpp"
+
+LIFEBENCH_EXPERIMENT(lifebench::testing::misbehaving_experiment(
+    "test-crash", "reference simulator that raises SIGSEGV when timed",
+    [] { std::raise(SIGSEGV); }))

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Installs lifebench's dependencies from the distribution's packages
+# (Debian 12 / Ubuntu 22.04 and later). Idempotent; uses sudo when not root.
+#
+#   tools/setup.sh                 install everything on this machine
+#   tools/setup.sh --prefix DIR    download the packages an offline GPU machine
+#                                  lacks (Highway, toml++, nlohmann-json,
+#                                  GoogleTest) and unpack them into DIR; then
+#                                  configure there with LIFEBENCH_DEPS_PREFIX=DIR
+set -euo pipefail
+
+die() { echo "setup.sh: error: $*" >&2; exit 1; }
+say() { echo "setup.sh: $*"; }
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || die "not root and no sudo: run as root"
+  sudo_cmd=(sudo)
+fi
+command -v apt-get >/dev/null || die "apt-get not found: only Debian and Ubuntu are supported"
+
+# What the offline GPU machine image lacks; unpacked into the prefix.
+prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohmann-json3-dev
+                 libgtest-dev libgmock-dev)
+
+make_prefix() {
+  local dir=$1
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  local debs
+  debs=$(mktemp -d)
+  trap 'rm -rf "$debs"' EXIT
+  "${sudo_cmd[@]}" apt-get update -qq
+  # Runtime packages were renamed (t64) in newer releases: take whichever exists.
+  local names=() package
+  for package in "${prefix_packages[@]}"; do
+    if apt-cache show "$package" >/dev/null 2>&1; then
+      names+=("$package")
+    elif apt-cache show "${package}t64" >/dev/null 2>&1; then
+      names+=("${package}t64")
+    else
+      die "package $package not found in this distribution's archive"
+    fi
+  done
+  (cd "$debs" && apt-get download -qq "${names[@]}")
+  local deb
+  for deb in "$debs"/*.deb; do
+    dpkg -x "$deb" "$dir"
+    say "unpacked $(basename "$deb")"
+  done
+  say "offline prefix ready: $dir"
+  say "on the offline machine: export LIFEBENCH_DEPS_PREFIX=$dir (or -DLIFEBENCH_DEPS_PREFIX=$dir)"
+}
+
+install_packages() {
+  local packages=(
+    cmake ninja-build g++ pkg-config git
+    libbenchmark-dev libgtest-dev libgmock-dev libhwy-dev libtomlplusplus-dev libcli11-dev
+    nlohmann-json3-dev
+    opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
+    python3 python3-pip chromium clang-format clang-tidy
+  )
+  local missing=() package
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+  if ((${#missing[@]})); then
+    say "installing ${missing[*]}"
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    say "distribution packages already installed"
+  fi
+}
+
+# The report generator runs under the python3 that CMake finds first on PATH.
+install_python_modules() {
+  local python
+  python=$(command -v python3) || die "python3 not found"
+  if "$python" -c 'import matplotlib' 2>/dev/null; then
+    say "matplotlib available to $python"
+    return
+  fi
+  if [[ $("$python" -c 'import sys; print(sys.prefix)') == /usr ]]; then
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq python3-matplotlib >/dev/null
+  else
+    "$python" -m pip install --quiet matplotlib
+  fi
+  "$python" -c 'import matplotlib' || die "matplotlib could not be installed for $python"
+  say "matplotlib installed for $python"
+}
+
+# The CUDA Toolkit is NVIDIA's, not the distribution's (Debian's nvcc 11.8 has no
+# C++20): check that one is there, so that a missing nvcc is named before CMake runs.
+check_cuda() {
+  local nvcc
+  nvcc=$(command -v nvcc || true)
+  [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+  if [[ -n $nvcc ]]; then
+    say "CUDA compiler: $nvcc ($("$nvcc" --version | tail -n 1))"
+    return
+  fi
+  die "no CUDA compiler (nvcc) found: install the CUDA Toolkit 13 (NVIDIA's packages put it in
+/usr/local/cuda), or configure without CUDA (-DLIFEBENCH_ENABLE_CUDA=OFF, presets dev and sweep-cpu)"
+}
+
+case "${1:-}" in
+  --prefix)
+    [[ $# -eq 2 ]] || die "usage: tools/setup.sh --prefix DIR"
+    make_prefix "$2"
+    ;;
+  "")
+    install_packages
+    install_python_modules
+    check_cuda
+    say "done"
+    ;;
+  *)
+    die "unknown argument '$1' (usage: tools/setup.sh [--prefix DIR])"
+    ;;
+esac
