@@ -27,9 +27,9 @@ make_prefix() {
   local dir=$1
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
-  local debs
   debs=$(mktemp -d)
   trap 'rm -rf "$debs"' EXIT
+  chmod a+rwx "$debs"  # apt-get download fetches as the _apt user
   "${sudo_cmd[@]}" apt-get update -qq
   # Runtime packages were renamed (t64) in newer releases: take whichever exists.
   local names=() package
