@@ -42,6 +42,12 @@ if(LIFEBENCH_ENABLE_CUDA)
                         "CUDA Toolkit (nvcc) or configure with -DLIFEBENCH_ENABLE_CUDA=OFF")
   endif()
   enable_language(CUDA)
+  # CMake < 3.26 does not know nvcc 12+ takes -std=c++20.
+  if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION
+     AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  endif()
   set(CMAKE_CUDA_STANDARD 20)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
