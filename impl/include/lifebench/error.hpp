@@ -10,25 +10,25 @@ namespace lifebench {
 
 /// A failure the user caused or can fix; `what()` is one self-contained line.
 class Error : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
 /// Malformed text input; the message names the source, line and column.
 class ParseError : public Error {
- public:
+public:
   ParseError(const std::string& source, int line, int column, const std::string& what)
       : Error(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what),
         line_(line), column_(column) {}
   [[nodiscard]] int line() const { return line_; }
   [[nodiscard]] int column() const { return column_; }
 
- private:
+private:
   int line_;
   int column_;
 };
 
-}  // namespace lifebench
+} // namespace lifebench
 
 /// Precondition check that throws lifebench::Error with the given reason.
 #define LIFEBENCH_EXPECTS(cond, reason)                                                            \

@@ -4,17 +4,17 @@
 // onto x, so the bytes are the canonical grid as they stand.
 #pragma once
 
+#include "lifebench/grid.hpp"
+
 #include <cstdint>
 #include <istream>
 #include <ostream>
 #include <string>
 
-#include "lifebench/grid.hpp"
-
 namespace lifebench {
 
 struct Universe3D {
-  Grid cells;  ///< M x M x M
+  Grid cells; ///< M x M x M
   std::uint64_t generation = 0;
 };
 
@@ -22,4 +22,4 @@ struct Universe3D {
 Universe3D read_3d(std::istream& in, const std::string& source);
 void write_3d(std::ostream& out, const Grid& cells, std::uint64_t generation);
 
-}  // namespace lifebench
+} // namespace lifebench

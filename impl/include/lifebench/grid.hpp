@@ -2,19 +2,19 @@
 // (z, y, x) order, x fastest. Every simulator converts from and to it.
 #pragma once
 
+#include "lifebench/problem.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "lifebench/problem.hpp"
-
 namespace lifebench {
 
 class Grid {
- public:
+public:
   Grid() = default;
-  explicit Grid(Shape shape);  ///< all cells dead; throws Error if a size is not positive
+  explicit Grid(Shape shape); ///< all cells dead; throws Error if a size is not positive
 
   [[nodiscard]] const Shape& shape() const { return shape_; }
   [[nodiscard]] std::int64_t index(std::int64_t x, std::int64_t y, std::int64_t z = 0) const {
@@ -32,20 +32,23 @@ class Grid {
   [[nodiscard]] std::int64_t population() const;
   friend bool operator==(const Grid&, const Grid&) = default;
 
- private:
+private:
   Shape shape_;
   std::vector<std::uint8_t> cells_;
 };
 
 /// The first cell (in memory order) where two grids of one shape differ.
 struct Mismatch {
-  std::int64_t x, y, z;
-  int expected, actual;
-  [[nodiscard]] std::string to_string() const;  ///< "cell (x, y[, z]): expected 1, got 0"
+  std::int64_t x = 0, y = 0, z = 0;
+  int expected = 0, actual = 0;
+  bool three_dimensional = false;              ///< the grids have depth, so z is shown
+  [[nodiscard]] std::string to_string() const; ///< "cell (x, y[, z]): expected 1, got 0"
 };
+/// Throws Error if the shapes differ.
 std::optional<Mismatch> first_difference(const Grid& expected, const Grid& actual);
 
-/// A 64-bit fingerprint of shape and cells, identical on every machine.
+/// A 64-bit fingerprint of shape and cells, identical on every machine (the
+/// definition is in grid.cpp; changing it changes every recorded hash).
 std::uint64_t grid_hash(const Grid& grid);
 
-}  // namespace lifebench
+} // namespace lifebench

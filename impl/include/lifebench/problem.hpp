@@ -8,8 +8,11 @@
 //                       written comma-separated: B6,13/S5,6,7,12/3D
 //
 // followed by an optional bounded grid: ":T<w>,<h>[,<d>]" (torus) or
-// ":P<w>,<h>[,<d>]" (plane, dead outside). Golly's shifted and twisted
-// topologies (Klein bottle, cross-surface, sphere) are refused.
+// ":P<w>,<h>[,<d>]" (plane, dead outside); one size alone stands for all of
+// them, as Golly reads ":T100" as ":T100,100". Golly's shifted and twisted
+// topologies (Klein bottle, cross-surface, sphere) and its unbounded (zero)
+// sizes are refused. Lowercase letters and Golly's S/B form ("23/3") are read
+// too; to_string() gives the canonical B/S form.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +28,13 @@ enum class Boundary { torus, dead };
 /// Birth and survival neighbour counts on one neighbourhood.
 struct Rule {
   Topology topology = Topology::square;
-  std::uint32_t birth = 0;    ///< bit n set: a dead cell with n live neighbours is born
-  std::uint32_t survive = 0;  ///< bit n set: a live cell with n live neighbours survives
+  std::uint32_t birth = 0;   ///< bit n set: a dead cell with n live neighbours is born
+  std::uint32_t survive = 0; ///< bit n set: a live cell with n live neighbours survives
 
-  [[nodiscard]] int neighbours() const;  ///< 8, 6 or 26
+  [[nodiscard]] int neighbours() const; ///< 8, 6 or 26
   [[nodiscard]] bool born(int n) const { return ((birth >> n) & 1U) != 0; }
   [[nodiscard]] bool survives(int n) const { return ((survive >> n) & 1U) != 0; }
-  [[nodiscard]] std::string to_string() const;  ///< canonical form, e.g. "B3/S23"
+  [[nodiscard]] std::string to_string() const; ///< canonical form, e.g. "B3/S23"
   friend bool operator==(const Rule&, const Rule&) = default;
 };
 
@@ -42,7 +45,7 @@ struct Shape {
   std::int64_t depth = 1;
 
   [[nodiscard]] std::int64_t cells() const { return width * height * depth; }
-  [[nodiscard]] std::string to_string() const;  ///< "WxH" or "WxHxD"
+  [[nodiscard]] std::string to_string() const; ///< "WxH" or "WxHxD"
   friend bool operator==(const Shape&, const Shape&) = default;
 };
 
@@ -52,19 +55,26 @@ struct Problem {
   Shape shape;
   Boundary boundary = Boundary::torus;
 
-  [[nodiscard]] std::string to_string() const;  ///< Golly form, e.g. "B3/S23:T64,64"
+  [[nodiscard]] std::string to_string() const; ///< Golly form, e.g. "B3/S23:T64,64"
   friend bool operator==(const Problem&, const Problem&) = default;
 };
 
 /// A rule string with its optional bounded-grid suffix.
 struct RuleSpec {
   Rule rule;
-  std::optional<Shape> shape;  ///< absent for an unbounded rule
+  std::optional<Shape> shape; ///< absent for an unbounded rule
   Boundary boundary = Boundary::torus;
 };
 
 /// Parses a rule string with optional bound; throws Error naming the fault.
 RuleSpec parse_rule_spec(std::string_view text);
+
+/// The most cells a grid may have: larger sizes are refused before anything is
+/// allocated, so that a typing error cannot exhaust memory.
+inline constexpr std::int64_t max_cells = std::int64_t{1} << 40;
+
+/// Why `shape` cannot be a grid (a size not positive, more than max_cells cells), or nothing.
+std::optional<std::string> invalid_shape_reason(const Shape& shape);
 
 /// Parses "WxH" or "WxHxD" (positive sizes); throws Error.
 Shape parse_shape(std::string_view text);
@@ -72,6 +82,6 @@ Shape parse_shape(std::string_view text);
 /// "torus" or "dead"; throws Error on anything else.
 Boundary parse_boundary(std::string_view text);
 std::string to_string(Boundary boundary);
-std::string to_string(Topology topology);  ///< "square", "hex", "3d"
+std::string to_string(Topology topology); ///< "square", "hex", "3d"
 
-}  // namespace lifebench
+} // namespace lifebench

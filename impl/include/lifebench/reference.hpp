@@ -3,10 +3,10 @@
 // enough to check a few million cells for a few dozen generations.
 #pragma once
 
-#include <cstdint>
-
 #include "lifebench/grid.hpp"
 #include "lifebench/problem.hpp"
+
+#include <cstdint>
 
 namespace lifebench {
 
@@ -14,4 +14,4 @@ namespace lifebench {
 /// Throws Error if the grid's shape is not the problem's.
 Grid reference_advance(const Problem& problem, Grid grid, std::uint64_t generations);
 
-}  // namespace lifebench
+} // namespace lifebench

@@ -2,21 +2,31 @@
 // comment block, the header "x = W, y = H, rule = R", then runs of b/o, $ and !.
 #pragma once
 
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
+#include <cstdint>
 #include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
 
-#include "lifebench/grid.hpp"
-#include "lifebench/problem.hpp"
-
 namespace lifebench {
+
+/// Golly's coordinates of a cell: the origin is the centre of a bounded grid
+/// (its top-left cell is at (-(W/2), -(H/2))), and y grows downward.
+struct Position {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  friend bool operator==(const Position&, const Position&) = default;
+};
 
 /// A pattern as it stands in a file: its cells (the header's x by y) and rule.
 struct Pattern {
   Grid cells;
-  std::optional<RuleSpec> rule;  ///< absent when the header names none
-  std::uint64_t generation = 0;  ///< from a "#CXRLE ... Gen=N" line when present
+  std::optional<RuleSpec> rule;     ///< absent when the header names none
+  std::uint64_t generation = 0;     ///< from a "#CXRLE ... Gen=N" line when present
+  std::optional<Position> position; ///< top-left cell, from "#CXRLE Pos=x,y" when present
 };
 
 /// Reads an RLE; throws ParseError with `source`, line and column on malformed text.
@@ -32,4 +42,8 @@ void write_rle(std::ostream& out, const Grid& grid, const Problem& problem,
 /// (W/2 - x/2, H/2 - y/2). Throws Error if the pattern does not fit.
 Grid place_in_grid(const Grid& pattern, Shape grid_shape);
 
-}  // namespace lifebench
+/// Places a pattern whose top-left cell is at Golly's `top_left`, as Golly does
+/// when a file gives "#CXRLE Pos=x,y". Throws Error if the pattern does not fit.
+Grid place_in_grid(const Grid& pattern, Shape grid_shape, Position top_left);
+
+} // namespace lifebench

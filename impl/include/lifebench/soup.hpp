@@ -3,22 +3,24 @@
 // every machine, backend and thread count.
 #pragma once
 
+#include "lifebench/grid.hpp"
+
 #include <cstdint>
 #include <string_view>
-
-#include "lifebench/grid.hpp"
 
 namespace lifebench {
 
 struct SoupSpec {
   Shape shape;
-  double density = 0.5;  ///< probability in [0, 1] that a cell is alive
+  double density = 0.5; ///< probability in [0, 1] that a cell is alive
   std::uint64_t seed = 1;
 };
 
 /// Parses "WxH[xD],density,seed"; throws Error.
 SoupSpec parse_soup(std::string_view text);
 
+/// Cell i (in memory order) is alive iff the (i + 1)-th output of SplitMix64
+/// started at `seed` is below density * 2^64.
 Grid make_soup(const SoupSpec& spec);
 
-}  // namespace lifebench
+} // namespace lifebench

@@ -4,15 +4,15 @@
 // place, so a failure never leaves a half-written file.
 #pragma once
 
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include "lifebench/grid.hpp"
-#include "lifebench/problem.hpp"
 
 namespace lifebench {
 
@@ -37,4 +37,4 @@ void write_state(const std::filesystem::path& path, const State& state);
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
-}  // namespace lifebench
+} // namespace lifebench

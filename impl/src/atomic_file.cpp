@@ -1,0 +1,59 @@
+// Writing through a temporary file beside the target and renaming it into
+// place: a rename within one directory is atomic, so readers see either the
+// old file or the whole new one, never a half-written one.
+#include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
+#include "text.hpp"
+
+#include <cerrno>
+#include <fstream>
+#include <random>
+#include <system_error>
+
+namespace lifebench {
+namespace {
+
+std::string os_reason() {
+  return std::generic_category().message(errno);
+}
+
+/// A name beside `path` that no other writer picks: 64 random bits.
+std::filesystem::path temporary_beside(const std::filesystem::path& path) {
+  std::random_device device;
+  const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
+  // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
+  std::string name = ".";
+  name += path.filename().string();
+  name += ".tmp-";
+  name += detail::hex(bits, 16);
+  return path.parent_path() / name;
+}
+
+} // namespace
+
+void write_file_atomically(const std::filesystem::path& path,
+                           const std::function<void(std::ostream&)>& write) {
+  const std::filesystem::path temporary = temporary_beside(path);
+  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error("cannot create " + temporary.string() + ": " + os_reason());
+  try {
+    write(out);
+    out.flush();
+    if (!out) throw Error("cannot write " + temporary.string() + ": " + os_reason());
+    out.close();
+    if (out.fail()) throw Error("cannot write " + temporary.string() + ": " + os_reason());
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+      throw Error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
+                  error.message());
+    }
+  } catch (...) {
+    out.close();
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+}
+
+} // namespace lifebench

@@ -1,0 +1,107 @@
+// Reading and writing states by file extension.
+#include "lifebench/state_io.hpp"
+
+#include "lifebench/error.hpp"
+#include "lifebench/format3d.hpp"
+#include "lifebench/rle.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <fstream>
+#include <system_error>
+
+namespace lifebench {
+namespace {
+
+enum class Format { rle, cube };
+
+Format format_of(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".rle") return Format::rle;
+  if (extension == ".dat" || extension == ".bin") return Format::cube;
+  throw Error(path.string() + ": unknown extension \"" + path.extension().string() +
+              "\": use .rle (2D) or .dat/.bin (3D)");
+}
+
+State read_rle_state(std::istream& in, const std::filesystem::path& path,
+                     const std::optional<std::string>& rule_override) {
+  Pattern pattern = read_rle(in, path.string());
+  const std::optional<RuleSpec> spec =
+      rule_override ? parse_rule_spec(*rule_override) : pattern.rule;
+  if (!spec) {
+    throw Error(path.string() +
+                ": no rule: add \"rule = B3/S23:T64,64\" (for example) to the header or pass "
+                "--rule");
+  }
+  if (spec->rule.topology == Topology::cube) {
+    throw Error(path.string() + ": the 3D rule " + spec->rule.to_string() +
+                " cannot run a 2D RLE pattern");
+  }
+  if (!spec->shape) {
+    const std::string rule = spec->rule.to_string();
+    throw Error(path.string() + ": rule " + rule + " has no bounded grid: use e.g. " + rule +
+                ":T64,64");
+  }
+  const Problem problem{spec->rule, *spec->shape, spec->boundary};
+  Grid grid = pattern.position ? place_in_grid(pattern.cells, problem.shape, *pattern.position)
+                               : place_in_grid(pattern.cells, problem.shape);
+  return State{problem, std::move(grid), pattern.generation};
+}
+
+State read_cube_state(std::istream& in, const std::filesystem::path& path,
+                      const std::optional<std::string>& rule_override) {
+  Universe3D universe = read_3d(in, path.string());
+  const Shape shape = universe.cells.shape();
+  // The file fixes the size; the rule defaults to the HPCGame's own.
+  RuleSpec spec = parse_rule_spec(rule_override.value_or("B6/S567/3D"));
+  if (spec.rule.topology != Topology::cube) {
+    throw Error(path.string() + ": the 2D rule " + spec.rule.to_string() +
+                " cannot run a 3D universe");
+  }
+  if (spec.shape && *spec.shape != shape) {
+    throw Error(path.string() + ": the rule's bounded grid " + spec.shape->to_string() +
+                " differs from the file's " + shape.to_string());
+  }
+  return State{Problem{spec.rule, shape, spec.boundary}, std::move(universe.cells),
+               universe.generation};
+}
+
+} // namespace
+
+State read_state(const std::filesystem::path& path,
+                 const std::optional<std::string>& rule_override) {
+  const Format format = format_of(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error("cannot read " + path.string() + ": " + std::generic_category().message(errno));
+  }
+  return format == Format::rle ? read_rle_state(in, path, rule_override)
+                               : read_cube_state(in, path, rule_override);
+}
+
+void write_state(const std::filesystem::path& path, const State& state) {
+  const Format format = format_of(path);
+  const bool cube = state.problem.rule.topology == Topology::cube;
+  if (format == Format::rle && cube) {
+    throw Error(path.string() + ": a 3D state cannot be written as RLE: use .dat or .bin");
+  }
+  if (format == Format::cube && !cube) {
+    throw Error(path.string() + ": a 2D state cannot be written in the 3D format: use .rle");
+  }
+  if (state.grid.shape() != state.problem.shape) {
+    throw Error(path.string() + ": the grid is " + state.grid.shape().to_string() +
+                " but the problem is " + state.problem.shape.to_string());
+  }
+  write_file_atomically(path, [&](std::ostream& out) {
+    if (format == Format::rle) {
+      write_rle(out, state.grid, state.problem, state.generation);
+    } else {
+      write_3d(out, state.grid, state.generation);
+    }
+  });
+}
+
+} // namespace lifebench
