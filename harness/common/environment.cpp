@@ -1,15 +1,14 @@
 #include "lifebench/environment.hpp"
 
-#include <sys/utsname.h>
-#include <unistd.h>
+#include "lifebench/build_info.hpp"
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <sys/utsname.h>
 #include <thread>
-
-#include "lifebench/build_info.hpp"
+#include <unistd.h>
 
 namespace lifebench {
 namespace {
@@ -23,7 +22,8 @@ std::string command_output(const std::string& command) {
   while (fgets(buffer.data(), static_cast<int>(buffer.size()), pipe.get()) != nullptr) {
     out += buffer.data();
   }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+    out.pop_back();
   return out;
 }
 
@@ -38,12 +38,12 @@ std::string cpu_model() {
   return "unknown";
 }
 
-}  // namespace
+} // namespace
 
 nlohmann::json build_environment() {
   const std::string git = std::string("git -C '") + build_info::source_dir + "' ";
-  const std::string commit = command_output(git + "rev-parse HEAD 2>/dev/null");
-  nlohmann::json dirty = nullptr;  // unknown outside a git checkout
+  const std::string commit = command_output(git + "rev-parse --verify --quiet HEAD 2>/dev/null");
+  nlohmann::json dirty = nullptr; // unknown outside a git checkout
   if (!commit.empty()) dirty = !command_output(git + "status --porcelain 2>/dev/null").empty();
   return {{"version", build_info::version},
           {"build_type", build_info::build_type},
@@ -70,4 +70,4 @@ nlohmann::json host_environment() {
           {"os", os}};
 }
 
-}  // namespace lifebench
+} // namespace lifebench

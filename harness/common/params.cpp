@@ -1,20 +1,21 @@
 #include "lifebench/params.hpp"
 
+#include "lifebench/error.hpp"
+
 #include <algorithm>
 #include <charconv>
-
-#include "lifebench/error.hpp"
 
 namespace lifebench {
 namespace {
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  for (const auto& item : items)
+    out += (out.empty() ? "" : ", ") + item;
   return out.empty() ? "none" : out;
 }
 
-}  // namespace
+} // namespace
 
 const std::string& Params::get(const std::string& name) const {
   const auto it = values_.find(name);
@@ -34,7 +35,8 @@ std::int64_t Params::get_int(const std::string& name) const {
 
 std::string Params::to_string() const {
   std::string out;
-  for (const auto& [name, value] : values_) out += (out.empty() ? "" : ",") + name + "=" + value;
+  for (const auto& [name, value] : values_)
+    out += (out.empty() ? "" : ",") + name + "=" + value;
   return out;
 }
 
@@ -55,7 +57,8 @@ std::map<std::string, std::string> parse_param_pairs(const std::vector<std::stri
 Params resolve_params(const std::string& experiment, const std::vector<Axis>& axes,
                       const std::map<std::string, std::string>& given) {
   std::vector<std::string> names;
-  for (const auto& axis : axes) names.push_back(axis.name);
+  for (const auto& axis : axes)
+    names.push_back(axis.name);
   for (const auto& [name, value] : given) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       throw Error("unknown parameter '" + name + "' for " + experiment +
@@ -76,4 +79,4 @@ Params resolve_params(const std::string& experiment, const std::vector<Axis>& ax
   return Params(std::move(values));
 }
 
-}  // namespace lifebench
+} // namespace lifebench

@@ -1,35 +1,34 @@
 #include "bench.hpp"
 
-#include <benchmark/benchmark.h>
-
-#include <algorithm>
-#include <cmath>
-#include <numeric>
-#include <sstream>
-
 #include "checks.hpp"
 #include "lifebench/environment.hpp"
 #include "lifebench/soup.hpp"
 #include "verification.hpp"
 
+#include <algorithm>
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
 namespace lifebench::harness {
 namespace {
 
 /// Google Benchmark's JSON reporter, keeping each repetition's time for our statistics.
+/// (Errors are caught in the benchmark body: Run's error fields differ between 1.7 and 1.8.)
 class CollectingReporter : public benchmark::JSONReporter {
- public:
+public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs) {
-      if (run.run_type == Run::RT_Iteration && run.iterations > 0 && !run.error_occurred) {
+      if (run.run_type == Run::RT_Iteration && run.iterations > 0) {
         // With manual time, real_accumulated_time holds the simulator's own clock.
         seconds.push_back(run.real_accumulated_time / static_cast<double>(run.iterations));
       }
-      if (run.error_occurred) error = run.error_message;
     }
     JSONReporter::ReportRuns(runs);
   }
   std::vector<double> seconds;
-  std::string error;
 };
 
 nlohmann::json timing_statistics(std::vector<double> seconds, const std::string& clock,
@@ -39,31 +38,39 @@ nlohmann::json timing_statistics(std::vector<double> seconds, const std::string&
   const double median = n % 2 == 1 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
   const double mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(n);
   double variance = 0;
-  for (double s : seconds) variance += (s - mean) * (s - mean);
+  for (double s : seconds)
+    variance += (s - mean) * (s - mean);
   variance = n > 1 ? variance / double(n - 1) : 0.0;
-  return {{"clock", clock},       {"warmup", request.warmup},   {"repetitions", request.repetitions},
-          {"seconds", seconds},   {"median_s", median},         {"min_s", seconds.front()},
-          {"max_s", seconds.back()}, {"cv", mean > 0 ? std::sqrt(variance) / mean : 0.0}};
+  return {{"clock", clock},
+          {"warmup", request.warmup},
+          {"repetitions", request.repetitions},
+          {"seconds", seconds},
+          {"median_s", median},
+          {"min_s", seconds.front()},
+          {"max_s", seconds.back()},
+          {"cv", mean > 0 ? std::sqrt(variance) / mean : 0.0}};
 }
 
 nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
                            const BenchRequest& request) {
   const Problem& p = request.problem;
   const auto simd = simd_targets();
-  return {{"experiment", info.name},
-          {"backend", info.backend},
-          {"family", info.family},
-          {"params", params.values()},
-          {"problem", p.to_string()},
-          {"rule", p.rule.to_string()},
-          {"shape", p.shape.to_string()},
-          {"boundary", to_string(p.boundary)},
-          {"cells", p.shape.cells()},
-          {"generations", request.generations},
-          {"status", "ok"},
-          {"reason", nullptr},
-          {"verification", {{"status", "not_run"}}},
-          {"host", {{"hwy_target", simd.empty() ? nlohmann::json(nullptr) : nlohmann::json(simd.front())}}}};
+  return {
+      {"experiment", info.name},
+      {"backend", info.backend},
+      {"family", info.family},
+      {"params", params.values()},
+      {"problem", p.to_string()},
+      {"rule", p.rule.to_string()},
+      {"shape", p.shape.to_string()},
+      {"boundary", to_string(p.boundary)},
+      {"cells", p.shape.cells()},
+      {"generations", request.generations},
+      {"status", "ok"},
+      {"reason", nullptr},
+      {"verification", {{"status", "not_run"}}},
+      {"host",
+       {{"hwy_target", simd.empty() ? nlohmann::json(nullptr) : nlohmann::json(simd.front())}}}};
 }
 
 nlohmann::json failed(nlohmann::json result, const std::string& status, const std::string& reason) {
@@ -74,7 +81,8 @@ nlohmann::json failed(nlohmann::json result, const std::string& status, const st
 
 /// Verifies on a capped soup; returns the failure reason, or nothing.
 std::optional<std::string> verify_before_timing(const ExperimentInfo& info, const Params& params,
-                                                const BenchRequest& request, nlohmann::json& result) {
+                                                const BenchRequest& request,
+                                                nlohmann::json& result) {
   const Problem problem = capped_problem(info, params, request.problem, kVerifyMaxCells);
   const std::uint64_t generations = verify_generations(info, params);
   // Split unevenly over two advance() calls so that carried state is checked too.
@@ -83,20 +91,21 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
   const VerificationOutcome outcome = verify_case(info, params, check);
   std::ostringstream hash;
   hash << "0x" << std::hex << outcome.reference_hash;
-  result["verification"] = {
-      {"status", outcome.passed ? "passed" : "failed"},
-      {"problem", problem.to_string()},
-      {"generations", generations},
-      {"soup", check.soup()},
-      {"reference_hash", hash.str()},
-      {"first_difference", outcome.passed ? nlohmann::json(nullptr) : nlohmann::json(outcome.detail)}};
+  result["verification"] = {{"status", outcome.passed ? "passed" : "failed"},
+                            {"problem", problem.to_string()},
+                            {"generations", generations},
+                            {"soup", check.soup()},
+                            {"reference_hash", hash.str()},
+                            {"first_difference", outcome.passed ? nlohmann::json(nullptr)
+                                                                : nlohmann::json(outcome.detail)}};
   if (outcome.passed) return std::nullopt;
   return "verification failed: " + outcome.detail;
 }
 
-}  // namespace
+} // namespace
 
-nlohmann::json bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request) {
+nlohmann::json bench(const ExperimentInfo& info, const Params& params,
+                     const BenchRequest& request) {
   nlohmann::json result = base_result(info, params, request);
   if (auto reason = info.unavailable()) return failed(result, "unavailable", *reason);
   if (auto reason = unsupported_reason(info, request.problem, params)) {
@@ -106,13 +115,20 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params, const Ben
     if (auto reason = verify_before_timing(info, params, request, result)) {
       return failed(result, "failed", *reason);
     }
+    // Progress on stderr: the driver keeps its tail, which places a crash or a hang.
+    std::cerr << info.name << ": verified on "
+              << result["verification"]["problem"].get<std::string>() << "; timing "
+              << request.repetitions << " x " << request.generations << " generations on "
+              << request.problem.to_string() << std::endl;
     auto simulator = info.make(request.problem, params);
-    simulator->upload(make_soup(SoupSpec{request.problem.shape,
-                                         soup_density(request.problem.rule.topology), 2}));
-    for (int i = 0; i < request.warmup; ++i) simulator->timed_advance(request.generations);
+    simulator->upload(
+        make_soup(SoupSpec{request.problem.shape, soup_density(request.problem.rule.topology), 2}));
+    for (int i = 0; i < request.warmup; ++i)
+      simulator->timed_advance(request.generations);
 
     const std::string name = info.name + "/" + request.problem.to_string() + "/g" +
                              std::to_string(request.generations) + "/" + params.to_string();
+    std::string timing_error;
     benchmark::RegisterBenchmark(name.c_str(),
                                  [&](benchmark::State& state) {
                                    for (auto _ : state) {
@@ -120,6 +136,7 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params, const Ben
                                        state.SetIterationTime(
                                            simulator->timed_advance(request.generations));
                                      } catch (const std::exception& e) {
+                                       timing_error = e.what();
                                        state.SkipWithError(e.what());
                                        break;
                                      }
@@ -136,7 +153,8 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params, const Ben
     reporter.SetErrorStream(&json_err);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::ClearRegisteredBenchmarks();
-    if (!reporter.error.empty()) return failed(result, "failed", "error while timing: " + reporter.error);
+    if (!timing_error.empty())
+      return failed(result, "failed", "error while timing: " + timing_error);
     if (reporter.seconds.empty()) return failed(result, "failed", "no repetition was timed");
 
     result["timing"] = timing_statistics(reporter.seconds, simulator->clock(), request);
@@ -160,4 +178,4 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params, const Ben
   return result;
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -2,11 +2,10 @@
 // simulator's own clock as manual time. The result follows harness/RESULTS.md.
 #pragma once
 
-#include <cstdint>
-
-#include <nlohmann/json.hpp>
-
 #include "lifebench/experiment.hpp"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
 
 namespace lifebench::harness {
 
@@ -21,4 +20,4 @@ struct BenchRequest {
 /// itself (it becomes status "failed" with the reason).
 nlohmann::json bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request);
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -31,4 +31,4 @@ Problem parse_problem(const std::string& spec) {
   return Problem{parsed.rule, *parsed.shape, parsed.boundary};
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

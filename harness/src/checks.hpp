@@ -1,18 +1,18 @@
 // Checks every command makes before it touches a simulator.
 #pragma once
 
+#include "lifebench/error.hpp"
+#include "lifebench/experiment.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "lifebench/error.hpp"
-#include "lifebench/experiment.hpp"
 
 namespace lifebench::harness {
 
 /// The backend cannot run on this machine; main() exits with kExitUnavailable.
 class Unavailable : public Error {
- public:
+public:
   using Error::Error;
 };
 inline constexpr int kExitUnavailable = 77;
@@ -31,4 +31,4 @@ void require_supported(const ExperimentInfo& info, const Problem& problem, const
 /// Parses a problem spec; it must name a bounded grid.
 Problem parse_problem(const std::string& spec);
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

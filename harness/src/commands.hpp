@@ -1,13 +1,13 @@
 // The experiment executable's subcommands.
 #pragma once
 
+#include "lifebench/experiment.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include "lifebench/experiment.hpp"
 
 namespace lifebench::harness {
 
@@ -15,9 +15,9 @@ namespace lifebench::harness {
 void describe(const ExperimentInfo& info, std::ostream& out);
 
 struct RunRequest {
-  std::optional<std::string> input;  ///< a pattern file, or
-  std::optional<std::string> soup;   ///< "WxH[xD],density,seed"
-  std::optional<std::string> rule;   ///< overrides the input's rule
+  std::optional<std::string> input; ///< a pattern file, or
+  std::optional<std::string> soup;  ///< "WxH[xD],density,seed"
+  std::optional<std::string> rule;  ///< overrides the input's rule
   std::uint64_t generations = 0;
   std::string output;
 };
@@ -25,4 +25,4 @@ struct RunRequest {
 /// Advances an input file or soup and writes the result atomically.
 void run(const ExperimentInfo& info, const Params& params, const RunRequest& request);
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

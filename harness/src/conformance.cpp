@@ -1,10 +1,10 @@
 #include "conformance.hpp"
 
-#include <vector>
-
 #include "checks.hpp"
 #include "lifebench/params.hpp"
 #include "verification.hpp"
+
+#include <vector>
 
 namespace lifebench::harness {
 namespace {
@@ -26,8 +26,8 @@ FamilyMatrix matrix_for(const std::string& family) {
 }
 
 /// Every combination of allowed values for the axes not pinned by `fixed`.
-std::vector<std::map<std::string, std::string>> parameter_sets(
-    const ExperimentInfo& info, const std::map<std::string, std::string>& fixed) {
+std::vector<std::map<std::string, std::string>>
+parameter_sets(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed) {
   std::vector<std::map<std::string, std::string>> sets{fixed};
   for (const auto& axis : info.axes) {
     if (fixed.count(axis.name) != 0 || axis.allowed.empty()) continue;
@@ -44,7 +44,7 @@ std::vector<std::map<std::string, std::string>> parameter_sets(
   return sets;
 }
 
-}  // namespace
+} // namespace
 
 bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed,
                      std::ostream& log) {
@@ -74,8 +74,8 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
             const VerificationCase check{problem, first, second, seed++,
                                          soup_density(problem.rule.topology)};
             const VerificationOutcome outcome = verify_case(info, params, check);
-            log << (outcome.passed ? "pass " : "FAIL ") << label << " g" << first << "+"
-                << second << (outcome.passed ? "" : ": " + outcome.detail) << "\n";
+            log << (outcome.passed ? "pass " : "FAIL ") << label << " g" << first << "+" << second
+                << (outcome.passed ? "" : ": " + outcome.detail) << "\n";
             (outcome.passed ? passed : failed) += 1;
           }
         }
@@ -87,4 +87,4 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
   return failed == 0 && passed > 0;
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -3,12 +3,12 @@
 // that cross launch boundaries, and every combination of parameter values.
 #pragma once
 
+#include "lifebench/experiment.hpp"
+
 #include <map>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include "lifebench/experiment.hpp"
 
 namespace lifebench::harness {
 
@@ -18,4 +18,4 @@ namespace lifebench::harness {
 bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed,
                      std::ostream& log);
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -1,6 +1,6 @@
-#include <nlohmann/json.hpp>
-
 #include "commands.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace lifebench::harness {
 
@@ -25,4 +25,4 @@ void describe(const ExperimentInfo& info, std::ostream& out) {
       << "\n";
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -1,9 +1,4 @@
 // main() of every experiment executable: describe, run, verify, bench.
-#include <benchmark/benchmark.h>
-
-#include <CLI/CLI.hpp>
-#include <iostream>
-
 #include "bench.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
@@ -12,6 +7,10 @@
 #include "lifebench/params.hpp"
 #include "lifebench/state_io.hpp"
 #include "verification.hpp"
+
+#include <CLI/CLI.hpp>
+#include <benchmark/benchmark.h>
+#include <iostream>
 
 namespace lifebench::harness {
 namespace {
@@ -52,7 +51,8 @@ int main_with_errors(int argc, char** argv) {
 
   app.add_subcommand("describe", "Print the experiment's description and availability as JSON");
 
-  auto* run_cmd = app.add_subcommand("run", "Advance a pattern file or a soup and write the result");
+  auto* run_cmd =
+      app.add_subcommand("run", "Advance a pattern file or a soup and write the result");
   RunRequest run_request;
   run_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
   auto* input = run_cmd->add_option("--input", run_request.input, "Input file (.rle, .dat)");
@@ -108,8 +108,8 @@ int main_with_errors(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
-}  // namespace lifebench::harness
+} // namespace
+} // namespace lifebench::harness
 
 int main(int argc, char** argv) {
   int benchmark_argc = 1;

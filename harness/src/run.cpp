@@ -19,7 +19,7 @@ State soup_state(const std::string& soup_text, const std::optional<std::string>&
   return State{Problem{spec.rule, soup.shape, spec.boundary}, make_soup(soup), 0};
 }
 
-}  // namespace
+} // namespace
 
 void run(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   State state = request.input ? read_state(*request.input, request.rule)
@@ -34,4 +34,4 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   write_state(request.output, state);
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

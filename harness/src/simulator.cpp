@@ -1,6 +1,6 @@
-#include <chrono>
-
 #include "lifebench/experiment.hpp"
+
+#include <chrono>
 
 namespace lifebench {
 
@@ -10,4 +10,4 @@ double Simulator::timed_advance(std::uint64_t generations) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace lifebench
+} // namespace lifebench

@@ -1,13 +1,13 @@
 #include "verification.hpp"
 
+#include "checks.hpp"
+#include "lifebench/reference.hpp"
+#include "lifebench/soup.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <sstream>
-
-#include "checks.hpp"
-#include "lifebench/reference.hpp"
-#include "lifebench/soup.hpp"
 
 namespace lifebench::harness {
 
@@ -76,14 +76,14 @@ std::optional<Problem> halve_all(Problem problem) {
 std::optional<Problem> halve_largest(Problem problem) {
   std::array<std::int64_t*, 3> sides{&problem.shape.width, &problem.shape.height,
                                      &problem.shape.depth};
-  std::int64_t* largest = *std::max_element(
-      sides.begin(), sides.end(), [](const auto* a, const auto* b) { return *a < *b; });
+  std::int64_t* largest = *std::max_element(sides.begin(), sides.end(),
+                                            [](const auto* a, const auto* b) { return *a < *b; });
   if (*largest % 2 != 0) return std::nullopt;
   *largest /= 2;
   return problem;
 }
 
-}  // namespace
+} // namespace
 
 Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem problem,
                        std::int64_t max_cells) {
@@ -101,4 +101,4 @@ Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem
   return problem;
 }
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -2,11 +2,11 @@
 // parameters on a seeded soup, compared cell by cell.
 #pragma once
 
+#include "lifebench/experiment.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include "lifebench/experiment.hpp"
 
 namespace lifebench::harness {
 
@@ -18,12 +18,12 @@ struct VerificationCase {
   std::uint64_t second = 0;
   std::uint64_t seed = 1;
   double density = 0.5;
-  [[nodiscard]] std::string soup() const;  ///< "WxH,density,seed"
+  [[nodiscard]] std::string soup() const; ///< "WxH,density,seed"
 };
 
 struct VerificationOutcome {
   bool passed = false;
-  std::string detail;  ///< first difference, or which step failed
+  std::string detail; ///< first difference, or which step failed
   std::uint64_t reference_hash = 0;
 };
 
@@ -44,4 +44,4 @@ Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem
 
 inline constexpr std::int64_t kVerifyMaxCells = std::int64_t{1} << 22;
 
-}  // namespace lifebench::harness
+} // namespace lifebench::harness

@@ -1,6 +1,6 @@
-#include <csignal>
-
 #include "misbehaving.hpp"
+
+#include <csignal>
 
 LIFEBENCH_EXPERIMENT(lifebench::testing::misbehaving_experiment(
     "test-crash", "reference simulator that raises SIGSEGV when timed",

@@ -3,17 +3,16 @@
 // verification, so the fault happens where a real kernel's would, while timing.
 #pragma once
 
-#include <cstdint>
-#include <utility>
-
 #include "lifebench/experiment.hpp"
 #include "lifebench/reference.hpp"
 
+#include <cstdint>
+#include <utility>
+
 namespace lifebench::testing {
 
-template <typename Fault>
-class MisbehavingSimulator final : public Simulator {
- public:
+template <typename Fault> class MisbehavingSimulator final : public Simulator {
+public:
   MisbehavingSimulator(const Problem& problem, Fault fault)
       : problem_(problem), fault_(std::move(fault)) {}
   void upload(const Grid& grid) override { grid_ = grid; }
@@ -24,7 +23,7 @@ class MisbehavingSimulator final : public Simulator {
   }
   static constexpr std::uint64_t kVerifiedGenerations = 8;
 
- private:
+private:
   Problem problem_;
   Grid grid_;
   Fault fault_;
@@ -44,4 +43,4 @@ ExperimentInfo misbehaving_experiment(const char* name, const char* technique, F
       }};
 }
 
-}  // namespace lifebench::testing
+} // namespace lifebench::testing

@@ -1,7 +1,7 @@
+#include "lifebench/environment.hpp"
+
 #include <hwy/highway.h>
 #include <hwy/targets.h>
-
-#include "lifebench/environment.hpp"
 
 namespace lifebench {
 
@@ -16,4 +16,4 @@ std::vector<std::string> simd_targets() {
   return names;
 }
 
-}  // namespace lifebench
+} // namespace lifebench

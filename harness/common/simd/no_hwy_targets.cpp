@@ -2,6 +2,8 @@
 
 namespace lifebench {
 
-std::vector<std::string> simd_targets() { return {}; }  // built without Highway
+std::vector<std::string> simd_targets() {
+  return {};
+} // built without Highway
 
-}  // namespace lifebench
+} // namespace lifebench

@@ -2,14 +2,14 @@
 // state of the source tree now) and the host it runs on.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace lifebench {
 
-/// Build type, preset, compilers, flags, CUDA architectures, Highway version, git commit and dirty flag.
+/// Build type, preset, compilers, flags, CUDA architectures, Highway version, git commit and dirty
+/// flag.
 nlohmann::json build_environment();
 
 /// CPU model, logical cores, Highway's targets on this CPU, host name, operating system.
@@ -18,4 +18,4 @@ nlohmann::json host_environment();
 /// Highway targets compiled in and supported by this CPU, best first; empty without Highway.
 std::vector<std::string> simd_targets();
 
-}  // namespace lifebench
+} // namespace lifebench

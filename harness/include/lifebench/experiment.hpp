@@ -3,6 +3,9 @@
 // supplies main() for its executable (describe, run, verify, bench).
 #pragma once
 
+#include "lifebench/grid.hpp"
+#include "lifebench/problem.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -11,14 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "lifebench/grid.hpp"
-#include "lifebench/problem.hpp"
-
 namespace lifebench {
 
 /// Owns one problem's state on one device.
 class Simulator {
- public:
+public:
   Simulator() = default;
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
@@ -47,36 +47,38 @@ class Simulator {
 struct Axis {
   std::string name;
   std::string default_value;
-  std::vector<std::string> allowed;  ///< empty: any value unsupported() accepts
+  std::vector<std::string> allowed; ///< empty: any value unsupported() accepts
   std::string description;
 };
 
 /// Parameter values by name, defaults filled in and checked against the axes.
 class Params {
- public:
+public:
   Params() = default;
   explicit Params(std::map<std::string, std::string> values) : values_(std::move(values)) {}
-  [[nodiscard]] const std::string& get(const std::string& name) const;  ///< throws Error if absent
-  [[nodiscard]] std::int64_t get_int(const std::string& name) const;     ///< throws Error if not an integer
+  [[nodiscard]] const std::string& get(const std::string& name) const; ///< throws Error if absent
+  [[nodiscard]] std::int64_t
+  get_int(const std::string& name) const; ///< throws Error if not an integer
   [[nodiscard]] bool has(const std::string& name) const { return values_.count(name) != 0; }
   [[nodiscard]] const std::map<std::string, std::string>& values() const { return values_; }
-  [[nodiscard]] std::string to_string() const;  ///< "a=1,b=x", sorted by name
+  [[nodiscard]] std::string to_string() const; ///< "a=1,b=x", sorted by name
 
- private:
+private:
   std::map<std::string, std::string> values_;
 };
 
 /// Everything the harness knows of one experiment.
 struct ExperimentInfo {
-  std::string name;       ///< <backend>-<technique>[-<variant>], the directory's name
-  std::string family;     ///< "square", "hex" or "3d"
-  std::string backend;    ///< "cpu", "simd", "cuda" or "opencl"
-  std::string source;     ///< seed file and section reproduced, or "ours"
-  std::string technique;  ///< one line
+  std::string name;      ///< <backend>-<technique>[-<variant>], the directory's name
+  std::string family;    ///< "square", "hex" or "3d"
+  std::string backend;   ///< "cpu", "simd", "cuda" or "opencl"
+  std::string source;    ///< seed file and section reproduced, or "ours"
+  std::string technique; ///< one line
   std::vector<Axis> axes;
   /// Why the backend cannot run on this machine (no GPU, no platform), or nothing.
   std::function<std::optional<std::string>()> unavailable = [] { return std::nullopt; };
-  /// Why this problem/parameter combination cannot run ("width must be a multiple of 32"), or nothing.
+  /// Why this problem/parameter combination cannot run ("width must be a multiple of 32"), or
+  /// nothing.
   std::function<std::optional<std::string>(const Problem&, const Params&)> unsupported =
       [](const Problem&, const Params&) { return std::nullopt; };
   /// Generations a verification runs so that it crosses every internal boundary;
@@ -88,7 +90,7 @@ struct ExperimentInfo {
 /// The experiment this executable was built from (defined by LIFEBENCH_EXPERIMENT).
 const ExperimentInfo& registered_experiment();
 
-}  // namespace lifebench
+} // namespace lifebench
 
 /// Registers the experiment of this executable; use once, at namespace scope.
 #define LIFEBENCH_EXPERIMENT(...)                                                                  \

@@ -2,11 +2,11 @@
 // experiment executables and the driver, so both refuse the same things.
 #pragma once
 
+#include "lifebench/experiment.hpp"
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include "lifebench/experiment.hpp"
 
 namespace lifebench {
 
@@ -18,4 +18,4 @@ std::map<std::string, std::string> parse_param_pairs(const std::vector<std::stri
 Params resolve_params(const std::string& experiment, const std::vector<Axis>& axes,
                       const std::map<std::string, std::string>& given);
 
-}  // namespace lifebench
+} // namespace lifebench

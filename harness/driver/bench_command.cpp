@@ -1,0 +1,289 @@
+// lifebench bench: sweeps → configurations → one experiment process each → results folder.
+#include "commands.hpp"
+#include "discovery.hpp"
+#include "lifebench/environment.hpp"
+#include "lifebench/error.hpp"
+#include "lifebench/params.hpp"
+#include "process.hpp"
+#include "results.hpp"
+#include "sweep.hpp"
+#include "text.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <stdlib.h>
+#include <unistd.h>
+
+namespace lifebench::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::set<std::string> kStatuses = {"ok", "failed", "unsupported", "unavailable"};
+
+/// A private folder for the experiments' --json-out files: a process killed while
+/// writing leaves its temporary there, never in the results folder.
+class ScratchFolder {
+public:
+  ScratchFolder() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(base != nullptr && *base != 0 ? base : "/tmp") + "/lifebench-bench-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw Error("cannot create a temporary folder in " + pattern);
+    }
+    path_ = pattern;
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  ~ScratchFolder() {
+    std::error_code error;
+    fs::remove_all(path_, error);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+  fs::path path_;
+};
+
+/// What the driver records itself when the experiment wrote nothing it can use.
+nlohmann::json own_result(const Configuration& c, const std::string& status,
+                          const std::string& reason) {
+  const Experiment& e = *c.experiment;
+  nlohmann::json params(c.params);
+  try {
+    params = resolve_params(e.name, e.axes, c.params).values();
+  } catch (const Error&) {
+    // Checked when the sweep was read; keep what the sweep gave.
+  }
+  return {{"experiment", e.name},
+          {"backend", e.backend},
+          {"family", e.family},
+          {"params", params},
+          {"problem", c.problem.to_string()},
+          {"rule", c.problem.rule.to_string()},
+          {"shape", c.problem.shape.to_string()},
+          {"boundary", to_string(c.problem.boundary)},
+          {"cells", c.problem.shape.cells()},
+          {"generations", c.generations},
+          {"status", status},
+          {"reason", reason},
+          {"verification", {{"status", "not_run"}}}};
+}
+
+/// Interrupted by SIGINT or SIGTERM: stop, keep what is recorded.
+struct Interrupted {};
+
+/// Runs one configuration in its own process; returns its result.
+nlohmann::json run_configuration(const Configuration& c, double time_limit_s,
+                                 const fs::path& json_out) {
+  const Experiment& e = *c.experiment;
+  if (!e.available) return own_result(c, "unavailable", e.reason);
+  ProcessRequest request;
+  request.argv = {e.binary.string(), "bench"};
+  for (const auto& [name, value] : c.params) {
+    request.argv.push_back("--param");
+    request.argv.push_back(name + "=" + value);
+  }
+  for (const auto& arg :
+       {std::string("--problem"), c.problem.to_string(), std::string("--generations"),
+        std::to_string(c.generations), std::string("--repetitions"), std::to_string(c.repetitions),
+        std::string("--warmup"), std::to_string(c.warmup), std::string("--json-out"),
+        json_out.string()}) {
+    request.argv.push_back(arg);
+  }
+  request.time_limit_s = time_limit_s;
+  std::error_code error;
+  fs::remove(json_out, error);
+  const ProcessOutcome outcome = run_process(request);
+  if (outcome.end == ProcessOutcome::End::interrupted) throw Interrupted{};
+
+  nlohmann::json result;
+  if (outcome.succeeded()) {
+    std::ifstream in(json_out, std::ios::binary);
+    if (!in) {
+      result = own_result(c, "failed", "no result written");
+    } else {
+      result = nlohmann::json::parse(in, nullptr, false);
+      const bool valid = !result.is_discarded() && result.is_object() &&
+                         result.contains("status") && result["status"].is_string() &&
+                         kStatuses.count(result["status"].get<std::string>()) != 0;
+      if (!valid) result = own_result(c, "failed", "the result written is not a valid result");
+    }
+  } else if (outcome.end == ProcessOutcome::End::exited && outcome.exit_code == kExitUnavailable) {
+    const std::string reason = last_line(outcome.stderr_tail);
+    result = own_result(c, "unavailable", reason.empty() ? "unavailable" : reason);
+  } else {
+    result = own_result(c, "failed", outcome.failure(time_limit_s));
+  }
+  if (result["status"] == "failed" && !outcome.stderr_tail.empty() &&
+      !result.contains("stderr_tail")) {
+    result["stderr_tail"] = outcome.stderr_tail;
+  }
+  result["wall_s"] = outcome.wall_s;
+  return result;
+}
+
+/// "ok 1.23e9 cells/s (2.1 s)", "FAILED: time limit of 60 s exceeded (65 s)".
+std::string progress_outcome(const nlohmann::json& result, std::optional<double> wall_s) {
+  const std::string status = result.value("status", "failed");
+  std::string text;
+  if (status == "ok") {
+    text = "ok";
+    const auto throughput = result.find("throughput");
+    if (throughput != result.end() && throughput->is_object() &&
+        throughput->contains("cell_updates_per_second") &&
+        (*throughput)["cell_updates_per_second"].is_number()) {
+      text +=
+          " " + format_number((*throughput)["cell_updates_per_second"].get<double>()) + " cells/s";
+    }
+  } else {
+    text = status == "failed" ? "FAILED" : status;
+    if (result.contains("reason") && result["reason"].is_string()) {
+      text += ": " + result["reason"].get<std::string>();
+    }
+  }
+  if (wall_s) text += " (" + format_number(*wall_s, 2) + " s)";
+  return text;
+}
+
+} // namespace
+
+int bench_command(const GlobalOptions& global, const BenchOptions& options) {
+  // Everything is read and checked before anything runs or is written.
+  const auto folders = experiment_folders(global.experiment_folders);
+  const Catalog catalog = discover(folders);
+  if (interrupt_signal() != 0) return kExitInterrupted;
+  catalog.warn_broken();
+  const std::vector<SweepRun> runs = select_runs(options.sweeps, catalog);
+  std::vector<Configuration> configurations = expand(runs, catalog);
+  std::erase_if(configurations, [&](const Configuration& c) {
+    return !glob_match(options.impl, c.experiment->name);
+  });
+  if (configurations.empty()) {
+    throw Error("no configuration of the sweep is of an experiment matching --impl '" +
+                options.impl + "'");
+  }
+
+  std::vector<std::string> experiments; // in sweep order, each once
+  std::map<std::string, std::string> hashes;
+  for (const auto& c : configurations) {
+    if (hashes.count(c.experiment->name) == 0) {
+      experiments.push_back(c.experiment->name);
+      hashes[c.experiment->name] = binary_hash(c.experiment->binary);
+    }
+  }
+
+  const fs::path out =
+      options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
+  ResultsFolder folder(out, options.resume);
+  // Results of an earlier run that still stand: same configuration, same binary.
+  // "unavailable" is not a measurement: it is tried again (the device may be back).
+  std::vector<std::optional<nlohmann::json>> kept(configurations.size());
+  std::size_t kept_count = 0;
+  for (std::size_t i = 0; i < configurations.size(); ++i) {
+    const Configuration& c = configurations[i];
+    auto previous = folder.previous(c.experiment->name, c.config_id);
+    if (previous && previous->value("binary_hash", "") == hashes[c.experiment->name] &&
+        previous->value("status", "") != "unavailable") {
+      kept[i] = std::move(previous);
+      ++kept_count;
+    }
+  }
+  const std::size_t total = configurations.size();
+  const auto position = [&](std::size_t i) {
+    return "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
+  };
+
+  if (options.dry_run) {
+    for (std::size_t i = 0; i < total; ++i) {
+      const Configuration& c = configurations[i];
+      std::cout << position(i) << c.label();
+      if (kept[i]) std::cout << " … done earlier: " << progress_outcome(*kept[i], std::nullopt);
+      if (!c.experiment->available) std::cout << " … unavailable: " << c.experiment->reason;
+      std::cout << "\n";
+    }
+    std::cout << "lifebench: dry run: " << total << " configurations (" << kept_count
+              << " done earlier) would go to " << out.string() << "; nothing run or written"
+              << std::endl;
+    return 0;
+  }
+
+  nlohmann::json manifest_experiments = nlohmann::json::object();
+  for (const auto& name : experiments) {
+    nlohmann::json summary = catalog.find(name)->summary();
+    summary["binary_hash"] = hashes[name];
+    manifest_experiments[name] = summary;
+  }
+  nlohmann::json manifest = {{"schema", 1},
+                             {"run_id", fs::absolute(out).lexically_normal().filename().string()},
+                             {"started", utc_now_iso()},
+                             {"sweeps", options.sweeps},
+                             {"impl", options.impl},
+                             {"time_limit_s", options.time_limit_s
+                                                  ? nlohmann::json(*options.time_limit_s)
+                                                  : nlohmann::json(nullptr)},
+                             {"command", options.command_line},
+                             {"build", build_environment()},
+                             {"host", host_environment()},
+                             {"experiments", manifest_experiments}};
+  folder.start(manifest, experiments, total);
+  for (std::size_t i = 0; i < total; ++i) {
+    if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
+  }
+  if (kept_count > 0) folder.write_all();
+  std::cout << "lifebench: " << total << " configurations";
+  if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
+  std::cout << "; results in " << out.string() << std::endl;
+
+  const ScratchFolder scratch;
+  bool interrupted = false;
+  for (std::size_t i = 0; i < total && !interrupted; ++i) {
+    const Configuration& c = configurations[i];
+    std::cout << position(i) << c.label() << " … ";
+    if (kept[i]) {
+      std::cout << "done earlier: " << progress_outcome(*kept[i], std::nullopt) << std::endl;
+      continue;
+    }
+    if (interrupt_signal() != 0) {
+      interrupted = true;
+      break;
+    }
+    std::cout.flush();
+    const double limit = options.time_limit_s.value_or(c.time_limit_s);
+    try {
+      nlohmann::json result =
+          run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"));
+      std::optional<double> wall;
+      if (result.contains("wall_s")) {
+        wall = result["wall_s"].get<double>();
+        result.erase("wall_s");
+      }
+      result["config_id"] = c.config_id;
+      result["tag"] = c.tag_json();
+      result["binary_hash"] = hashes[c.experiment->name];
+      std::cout << progress_outcome(result, wall) << std::endl;
+      folder.record(i, c.experiment->name, std::move(result));
+    } catch (const Interrupted&) {
+      std::cout << "interrupted" << std::endl;
+      interrupted = true;
+    }
+  }
+
+  const nlohmann::json& counts = folder.counts();
+  if (interrupted) {
+    std::cerr << "lifebench: interrupted: " << counts["done"] << " of " << total
+              << " configurations recorded in " << out.string() << "; continue with --resume --out "
+              << out.string() << "\n";
+    return kExitInterrupted;
+  }
+  folder.finish();
+  std::cout << "lifebench: " << total << " configurations: " << counts["ok"] << " ok, "
+            << counts["failed"] << " failed, " << counts["unsupported"] << " unsupported, "
+            << counts["unavailable"] << " unavailable; results in " << out.string() << std::endl;
+  return counts["failed"].get<std::size_t>() > 0 ? kExitFailed : 0;
+}
+
+} // namespace lifebench::driver

@@ -1,0 +1,48 @@
+// The driver's subcommands; each returns the process exit status and throws
+// Error for anything that stops it (main() prints it as one line).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench::driver {
+
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitUnavailable = 77; // as the experiment executables
+inline constexpr int kExitInterrupted = 130;
+
+struct GlobalOptions {
+  std::vector<std::string> experiment_folders; ///< --experiments, repeatable
+};
+
+/// `lifebench list`: one line per experiment with its availability.
+int list_command(const GlobalOptions& global);
+
+/// `lifebench run --impl NAME ...`: replaces this process with the experiment's `run`.
+int run_command(const GlobalOptions& global, const std::string& impl,
+                const std::vector<std::string>& arguments);
+
+struct VerifyOptions {
+  std::string impl = "*";
+  double time_limit_s = 3600;
+};
+
+/// `lifebench verify`: every matching experiment's conformance matrix, then a summary.
+int verify_command(const GlobalOptions& global, const VerifyOptions& options);
+
+struct BenchOptions {
+  std::vector<std::string> sweeps;
+  std::string impl = "*";
+  std::optional<std::string> out;
+  bool resume = false;
+  std::optional<double> time_limit_s;
+  bool dry_run = false;
+  std::vector<std::string> command_line; ///< recorded in the manifest
+};
+
+/// `lifebench bench`: expands the sweeps, runs each configuration in its own process.
+int bench_command(const GlobalOptions& global, const BenchOptions& options);
+
+} // namespace lifebench::driver

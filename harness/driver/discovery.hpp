@@ -1,0 +1,73 @@
+// Finding the experiment executables and asking each to describe itself.
+#pragma once
+
+#include "lifebench/experiment.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace lifebench::driver {
+
+/// An experiment executable that described itself.
+struct Experiment {
+  std::string name;
+  std::filesystem::path binary;
+  std::string family; ///< square | hex | 3d
+  std::string backend;
+  std::string source;
+  std::string technique;
+  std::vector<Axis> axes;
+  bool available = true;
+  std::string reason; ///< why it is unavailable
+
+  /// Its own sweep file, `<name>.sweep.toml` beside the binary (it may not exist).
+  [[nodiscard]] std::filesystem::path sweep_file() const;
+  /// What the results manifest records of it.
+  [[nodiscard]] nlohmann::json summary() const;
+};
+
+/// An executable that looked like an experiment but did not describe itself.
+struct BrokenExperiment {
+  std::string name; ///< from its file name
+  std::filesystem::path binary;
+  std::string reason;
+};
+
+/// Every experiment found, by name.
+struct Catalog {
+  std::vector<std::filesystem::path> folders; ///< searched, in order
+  std::vector<Experiment> experiments;        ///< sorted by name
+  std::vector<BrokenExperiment> broken;       ///< sorted by name
+
+  [[nodiscard]] const Experiment* find(const std::string& name) const;
+  [[nodiscard]] const BrokenExperiment* find_broken(const std::string& name) const;
+  /// Names of every executable found, described or not.
+  [[nodiscard]] std::vector<std::string> all_names() const;
+  /// Prints one warning line per broken experiment to standard error.
+  void warn_broken() const;
+};
+
+/// The folders to search: `given` (--experiments; each must exist), then the
+/// entries of LIFEBENCH_EXPERIMENTS_PATH, then `experiments/` beside this program.
+std::vector<std::filesystem::path> experiment_folders(const std::vector<std::string>& given);
+
+/// An executable named `lifebench-exp-<name>`, not yet described.
+struct Candidate {
+  std::string name;
+  std::filesystem::path binary;
+};
+
+/// The `lifebench-exp-<name>` executables in `folders`, by name; a name found twice:
+/// the first folder wins and the other is reported on standard error.
+std::vector<Candidate> find_candidates(const std::vector<std::filesystem::path>& folders);
+
+/// Finds the `lifebench-exp-<name>` executables in `folders` (a name found twice:
+/// the first folder wins and the other is reported) and describes those whose name
+/// `wanted` accepts, several at a time, each in its own process with a time limit.
+Catalog discover(const std::vector<std::filesystem::path>& folders,
+                 const std::function<bool(const std::string&)>& wanted = {});
+
+} // namespace lifebench::driver

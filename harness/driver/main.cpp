@@ -1,0 +1,111 @@
+// The lifebench driver: list, run, verify and bench the experiment executables.
+#include "commands.hpp"
+#include "lifebench/build_info.hpp"
+#include "lifebench/error.hpp"
+#include "process.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+namespace lifebench::driver {
+namespace {
+
+int main_with_errors(int argc, char** argv) {
+  CLI::App app{"lifebench: build, verify and benchmark Game of Life implementations"};
+  app.set_version_flag("--version", std::string(build_info::version));
+  app.require_subcommand(1);
+
+  GlobalOptions global;
+  const auto add_experiments_option = [&](CLI::App* command) {
+    command
+        ->add_option("--experiments", global.experiment_folders,
+                     "Also search this folder for lifebench-exp-* executables (repeatable)")
+        ->allow_extra_args(false);
+  };
+  add_experiments_option(&app);
+
+  auto* list = app.add_subcommand("list", "List the experiments, their backend and availability");
+  add_experiments_option(list);
+
+  auto* run = app.add_subcommand(
+      "run", "Run one experiment on a pattern or soup; other arguments go to the experiment");
+  std::string run_impl;
+  run->add_option("--impl", run_impl, "Experiment name")->required();
+  add_experiments_option(run);
+  run->allow_extras();
+  // `lifebench run --impl x --help` is the experiment's help, not ours.
+  run->set_help_flag();
+
+  auto* verify = app.add_subcommand("verify", "Check experiments against the reference");
+  VerifyOptions verify_options;
+  verify->add_option("--impl", verify_options.impl, "Experiments to verify (a glob)")
+      ->capture_default_str();
+  verify
+      ->add_option("--time-limit", verify_options.time_limit_s,
+                   "Seconds one experiment's verification may take")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  add_experiments_option(verify);
+
+  auto* bench = app.add_subcommand("bench", "Run sweeps and write a results folder");
+  BenchOptions bench_options;
+  bench
+      ->add_option("--sweep", bench_options.sweeps,
+                   "A named sweep of the experiments, or a sweep file (repeatable)")
+      ->allow_extra_args(false)
+      ->required();
+  bench->add_option("--impl", bench_options.impl, "Only experiments matching this glob")
+      ->capture_default_str();
+  bench->add_option("--out", bench_options.out,
+                    "Results folder (default: results/<UTC time> here)");
+  bench->add_flag("--resume", bench_options.resume,
+                  "Keep the results already in --out that are still valid; run the rest");
+  bench
+      ->add_option("--time-limit", bench_options.time_limit_s,
+                   "Seconds one configuration may take (overrides the sweep's time_limit_s)")
+      ->check(CLI::PositiveNumber);
+  bench->add_flag("--dry-run", bench_options.dry_run,
+                  "Check the sweeps and list the configurations; run and write nothing");
+  add_experiments_option(bench);
+
+  // CLI11 would call a mistyped command "a subcommand is required".
+  if (argc > 1 && argv[1][0] != '-' &&
+      app.get_subcommands([&](const CLI::App* command) { return command->get_name() == argv[1]; })
+          .empty()) {
+    std::cerr << "lifebench: error: unknown command '" << argv[1]
+              << "' (commands: list, run, verify, bench)\n";
+    return kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string message = e.what();
+    if (const auto newline = message.find('\n'); newline != std::string::npos) {
+      message.resize(newline);
+    }
+    std::cerr << "lifebench: error: " << message << " (see lifebench --help)\n";
+    return kExitUsage;
+  }
+
+  install_interrupt_handlers();
+  if (list->parsed()) return list_command(global);
+  if (run->parsed()) return run_command(global, run_impl, run->remaining());
+  if (verify->parsed()) return verify_command(global, verify_options);
+  for (int i = 0; i < argc; ++i)
+    bench_options.command_line.emplace_back(argv[i]);
+  return bench_command(global, bench_options);
+}
+
+} // namespace
+} // namespace lifebench::driver
+
+int main(int argc, char** argv) {
+  try {
+    return lifebench::driver::main_with_errors(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "lifebench: error: " << e.what() << "\n";
+    return lifebench::driver::kExitFailed;
+  }
+}

@@ -1,0 +1,271 @@
+#include "process.hpp"
+
+#include "lifebench/error.hpp"
+#include "text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <poll.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+namespace lifebench::driver {
+namespace {
+
+volatile std::sig_atomic_t g_interrupt = 0;
+
+extern "C" void on_interrupt(int signal) {
+  g_interrupt = signal;
+}
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A file descriptor closed when it goes out of scope.
+class Fd {
+public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    reset(std::exchange(other.fd_, -1));
+    return *this;
+  }
+  ~Fd() { reset(); }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+  [[nodiscard]] int get() const { return fd_; }
+
+private:
+  int fd_ = -1;
+};
+
+struct Pipe {
+  Fd read;
+  Fd write;
+};
+
+Pipe make_pipe() {
+  // Close-on-exec, so that children started by other threads do not hold our
+  // pipes open; dup2() clears the flag on the child's own copies.
+  std::array<int, 2> fds{};
+  if (::pipe2(fds.data(), O_CLOEXEC) != 0) {
+    throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  }
+  Pipe pipe;
+  pipe.read.reset(fds[0]);
+  pipe.write.reset(fds[1]);
+  return pipe;
+}
+
+/// One of the child's output streams, read without blocking.
+struct Stream {
+  Fd fd;
+  std::string text;
+  std::size_t limit = 0;
+  std::ostream* echo = nullptr;
+  bool open = true;
+
+  void read_available() {
+    std::array<char, 65536> buffer{};
+    while (open) {
+      const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+      if (n > 0) {
+        const auto size = static_cast<std::size_t>(n);
+        text.append(buffer.data(), size);
+        if (text.size() > 2 * limit + buffer.size()) keep_tail(text, limit);
+        if (echo != nullptr) echo->write(buffer.data(), n).flush();
+      } else if (n == 0) {
+        open = false;
+      } else if (errno == EINTR) {
+        continue;
+      } else {
+        if (errno != EAGAIN && errno != EWOULDBLOCK) open = false;
+        return;
+      }
+    }
+  }
+};
+
+/// Waits for the child's streams for at most `timeout_s`, then reads what came.
+void pump(std::array<Stream*, 2> streams, double timeout_s) {
+  std::array<pollfd, 2> fds{};
+  nfds_t n = 0;
+  for (Stream* s : streams) {
+    if (s->open) fds[n++] = pollfd{s->fd.get(), POLLIN, 0};
+  }
+  const int timeout_ms = std::max(1, static_cast<int>(timeout_s * 1000));
+  if (::poll(fds.data(), n, timeout_ms) > 0) {
+    for (Stream* s : streams)
+      s->read_available();
+  }
+}
+
+} // namespace
+
+std::string ProcessOutcome::failure(double time_limit_s) const {
+  switch (end) {
+  case End::timed_out:
+    return "time limit of " + format_number(time_limit_s, 6) + " s exceeded";
+  case End::interrupted:
+    return "interrupted";
+  case End::signalled:
+    return describe_signal(signal);
+  case End::exited:
+    break;
+  }
+  std::string reason = "exited with code " + std::to_string(exit_code);
+  const std::string line = last_line(stderr_tail);
+  if (!line.empty()) reason += ": " + line;
+  return reason;
+}
+
+ProcessOutcome run_process(const ProcessRequest& request) {
+  LIFEBENCH_EXPECTS(!request.argv.empty(), "run_process: no command");
+  // Everything the child needs is prepared before fork(): between fork() and
+  // exec() a child of a multi-threaded parent may only make async-signal-safe calls.
+  std::vector<char*> argv;
+  for (const auto& arg : request.argv)
+    argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  Fd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  Pipe out = make_pipe();
+  Pipe err = make_pipe();
+  Pipe exec_status = make_pipe(); // carries errno when exec fails; closed by a successful exec
+
+  const auto start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error(std::string("cannot start a process: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    if (dev_null.get() >= 0) ::dup2(dev_null.get(), STDIN_FILENO);
+    ::dup2(out.write.get(), STDOUT_FILENO);
+    ::dup2(err.write.get(), STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    const int error = errno;
+    [[maybe_unused]] const ssize_t ignored = ::write(exec_status.write.get(), &error, sizeof error);
+    ::_exit(127);
+  }
+  // Both sides set the group, so that it exists whichever runs first.
+  ::setpgid(pid, pid);
+  out.write.reset();
+  err.write.reset();
+  exec_status.write.reset();
+  int exec_error = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(exec_status.read.get(), &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw Error("cannot execute " + request.argv[0] + ": " + std::strerror(exec_error));
+  }
+
+  Stream out_stream{
+      std::move(out.read), {}, request.stdout_limit, request.echo ? &std::cout : nullptr};
+  Stream err_stream{
+      std::move(err.read), {}, request.stderr_limit, request.echo ? &std::cerr : nullptr};
+  for (Stream* s : {&out_stream, &err_stream}) {
+    ::fcntl(s->fd.get(), F_SETFL, ::fcntl(s->fd.get(), F_GETFL) | O_NONBLOCK);
+  }
+
+  ProcessOutcome outcome;
+  bool stopping = false; // SIGTERM sent to the group
+  double kill_at = 0;    // when SIGKILL follows it
+  for (;;) {
+    // Notice the end without reaping, so that the group id cannot be reused
+    // before the stragglers in the group are killed below.
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
+      break;
+    }
+    const double now = seconds_since(start);
+    if (!stopping) {
+      if (request.time_limit_s && now >= *request.time_limit_s) {
+        outcome.end = ProcessOutcome::End::timed_out;
+        stopping = true;
+      } else if (g_interrupt != 0) {
+        outcome.end = ProcessOutcome::End::interrupted;
+        stopping = true;
+      }
+      if (stopping) {
+        ::kill(-pid, SIGTERM);
+        kill_at = now + request.grace_s;
+      }
+    } else if (now >= kill_at) {
+      ::kill(-pid, SIGKILL);
+      kill_at = now + 1;
+    }
+    double wait_s = 0.1;
+    if (request.time_limit_s && !stopping) wait_s = std::min(wait_s, *request.time_limit_s - now);
+    pump({&out_stream, &err_stream}, wait_s);
+  }
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  outcome.wall_s = seconds_since(start);
+  // What is left in the pipes; a descendant that left the group could hold them open forever.
+  const auto drain_until = Clock::now() + std::chrono::seconds(1);
+  while ((out_stream.open || err_stream.open) && Clock::now() < drain_until) {
+    pump({&out_stream, &err_stream}, 0.05);
+  }
+  keep_tail(out_stream.text, request.stdout_limit);
+  keep_tail(err_stream.text, request.stderr_limit);
+  outcome.stdout_text = std::move(out_stream.text);
+  outcome.stderr_tail = std::move(err_stream.text);
+  if (outcome.end == ProcessOutcome::End::exited) {
+    if (WIFSIGNALED(status)) {
+      outcome.end = ProcessOutcome::End::signalled;
+      outcome.signal = WTERMSIG(status);
+    } else {
+      outcome.exit_code = WEXITSTATUS(status);
+    }
+  }
+  return outcome;
+}
+
+void exec_process(const std::vector<std::string>& argv) {
+  LIFEBENCH_EXPECTS(!argv.empty(), "exec_process: no command");
+  std::vector<char*> args;
+  for (const auto& arg : argv)
+    args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  std::cout.flush();
+  ::execv(args[0], args.data());
+  throw Error("cannot execute " + argv[0] + ": " + std::strerror(errno));
+}
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0; // no SA_RESTART: poll() returns early
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  ::sigaction(SIGHUP, &action, nullptr);
+}
+
+int interrupt_signal() {
+  return g_interrupt;
+}
+
+} // namespace lifebench::driver

@@ -1,0 +1,200 @@
+#include "results.hpp"
+
+#include "lifebench/error.hpp"
+#include "text.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace lifebench::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kManifest = "manifest.json";
+constexpr const char* kTempMarker = ".tmp.";
+
+/// Our temporaries are ".<target>.tmp.<pid>": hidden, and never taken for results.
+bool is_temporary(const fs::path& file) {
+  const std::string name = file.filename().string();
+  return !name.empty() && name[0] == '.' && name.find(kTempMarker) != std::string::npos;
+}
+
+nlohmann::json read_json(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot read " + file.string());
+  const auto json = nlohmann::json::parse(in, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) {
+    throw Error(file.string() + " is not a JSON object");
+  }
+  return json;
+}
+
+void write_all_of(int fd, const std::string& text, const fs::path& file) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+} // namespace
+
+std::string binary_hash(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot read " + file.string() + " to hash it");
+  std::uint64_t hash = 14695981039346656037ULL; // FNV-1a, 64-bit
+  std::array<char, 1 << 16> buffer{};
+  while (in) {
+    in.read(buffer.data(), buffer.size());
+    const auto n = static_cast<std::size_t>(in.gcount());
+    for (std::size_t i = 0; i < n; ++i) {
+      hash ^= static_cast<unsigned char>(buffer[i]);
+      hash *= 1099511628211ULL;
+    }
+  }
+  std::array<char, 19> text{};
+  std::snprintf(text.data(), text.size(), "0x%016llx", static_cast<unsigned long long>(hash));
+  return text.data();
+}
+
+void write_atomically(const fs::path& target, const std::string& text) {
+  const fs::path temporary = target.parent_path() / ("." + target.filename().string() +
+                                                     kTempMarker + std::to_string(::getpid()));
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error("cannot create " + temporary.string() + ": " + std::strerror(errno));
+  try {
+    write_all_of(fd, text, temporary);
+    if (::fsync(fd) != 0)
+      throw Error("cannot flush " + temporary.string() + ": " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(temporary.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw Error("cannot rename " + temporary.string() + " to " + target.string() + ": " +
+                std::strerror(error));
+  }
+}
+
+ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
+  std::error_code error;
+  if (!fs::exists(dir_, error)) return;
+  if (!fs::is_directory(dir_, error)) throw Error("results folder " + dir_.string() + " is a file");
+  const bool empty = fs::is_empty(dir_, error);
+  const bool has_manifest = fs::exists(dir_ / kManifest, error);
+  if (!resume) {
+    if (!empty) {
+      throw Error("results folder " + dir_.string() + " exists: use --resume or another --out");
+    }
+    return;
+  }
+  if (empty) return;
+  if (!has_manifest) {
+    throw Error("cannot resume in " + dir_.string() + ": it has no manifest.json");
+  }
+  const nlohmann::json manifest = read_json(dir_ / kManifest);
+  if (manifest.contains("started") && manifest["started"].is_string()) {
+    previous_started_ = manifest["started"].get<std::string>();
+  }
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    const fs::path& file = entry.path();
+    if (file.extension() != ".json" || file.filename() == kManifest || is_temporary(file)) continue;
+    const nlohmann::json results = read_json(file);
+    const auto experiment = results.find("experiment");
+    const auto configurations = results.find("configurations");
+    if (experiment == results.end() || !experiment->is_string() ||
+        configurations == results.end() || !configurations->is_array()) {
+      throw Error("cannot resume: " + file.string() + " is not an experiment's results file");
+    }
+    auto& by_id = previous_[experiment->get<std::string>()];
+    for (const auto& result : *configurations) {
+      if (result.is_object() && result.contains("config_id") && result["config_id"].is_string()) {
+        by_id[result["config_id"].get<std::string>()] = result;
+      }
+    }
+  }
+}
+
+std::optional<nlohmann::json> ResultsFolder::previous(const std::string& experiment,
+                                                      const std::string& config_id) const {
+  const auto e = previous_.find(experiment);
+  if (e == previous_.end()) return std::nullopt;
+  const auto it = e->second.find(config_id);
+  if (it == e->second.end()) return std::nullopt;
+  return it->second;
+}
+
+void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string>& experiments,
+                          std::size_t total) {
+  std::error_code error;
+  fs::create_directories(dir_, error);
+  if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
+  // Temporaries of a driver that was killed while writing.
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (is_temporary(entry.path())) fs::remove(entry.path(), error);
+  }
+  manifest_ = std::move(manifest);
+  if (previous_started_) manifest_["started"] = *previous_started_;
+  manifest_["finished"] = nullptr;
+  manifest_["configurations"] = {{"total", total}, {"done", 0},        {"ok", 0},
+                                 {"failed", 0},    {"unsupported", 0}, {"unavailable", 0}};
+  for (const auto& experiment : experiments)
+    results_[experiment];
+  write_all();
+}
+
+void ResultsFolder::record(std::size_t position, const std::string& experiment,
+                           nlohmann::json result, bool write) {
+  auto& counts = manifest_["configurations"];
+  counts["done"] = counts["done"].get<std::size_t>() + 1;
+  const std::string status = result.value("status", "failed");
+  if (counts.contains(status)) counts[status] = counts[status].get<std::size_t>() + 1;
+  results_[experiment][position] = std::move(result);
+  if (write) {
+    write_experiment(experiment);
+    write_manifest();
+  }
+}
+
+void ResultsFolder::write_all() {
+  for (const auto& [experiment, results] : results_)
+    write_experiment(experiment);
+  write_manifest();
+}
+
+void ResultsFolder::finish() {
+  manifest_["finished"] = utc_now_iso();
+  write_manifest();
+}
+
+void ResultsFolder::write_experiment(const std::string& experiment) const {
+  nlohmann::json configurations = nlohmann::json::array();
+  const auto it = results_.find(experiment);
+  if (it != results_.end()) {
+    for (const auto& [position, result] : it->second)
+      configurations.push_back(result);
+  }
+  const nlohmann::json file = {
+      {"schema", 1}, {"experiment", experiment}, {"configurations", configurations}};
+  write_atomically(dir_ / (experiment + ".json"), file.dump(2) + "\n");
+}
+
+void ResultsFolder::write_manifest() const {
+  write_atomically(dir_ / kManifest, manifest_.dump(2) + "\n");
+}
+
+} // namespace lifebench::driver

@@ -1,0 +1,65 @@
+// The results folder of harness/RESULTS.md: manifest.json and one <experiment>.json
+// per experiment, each rewritten atomically after every configuration, so an
+// interrupted sweep keeps all finished work and --resume can pick it up.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench::driver {
+
+/// 64-bit FNV-1a of a file's bytes, as "0x" and 16 hex digits; throws Error if unreadable.
+std::string binary_hash(const std::filesystem::path& file);
+
+/// Writes `text` to a temporary file beside `target`, flushes it to disk and renames
+/// it over `target`: a reader sees the old file or the new one, never half of one.
+void write_atomically(const std::filesystem::path& target, const std::string& text);
+
+class ResultsFolder {
+public:
+  /// Checks `dir` without touching it: an existing non-empty folder needs `resume`,
+  /// and then its results are loaded for previous().
+  ResultsFolder(std::filesystem::path dir, bool resume);
+
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+
+  /// What an earlier run recorded for this configuration (when resuming).
+  [[nodiscard]] std::optional<nlohmann::json> previous(const std::string& experiment,
+                                                       const std::string& config_id) const;
+
+  /// Creates the folder and writes the manifest (its "started" kept from an earlier
+  /// run when resuming) and an <experiment>.json for each of `experiments`.
+  void start(nlohmann::json manifest, const std::vector<std::string>& experiments,
+             std::size_t total);
+
+  /// Records the result of the configuration at `position` of the sweep; writes the
+  /// experiment's file and the manifest unless `write` is false.
+  void record(std::size_t position, const std::string& experiment, nlohmann::json result,
+              bool write = true);
+
+  /// Writes every file (after records made with write = false).
+  void write_all();
+
+  /// Sets "finished" and writes the manifest.
+  void finish();
+
+  [[nodiscard]] const nlohmann::json& counts() const { return manifest_["configurations"]; }
+
+private:
+  void write_experiment(const std::string& experiment) const;
+  void write_manifest() const;
+
+  std::filesystem::path dir_;
+  std::optional<std::string> previous_started_;
+  std::map<std::string, std::map<std::string, nlohmann::json>>
+      previous_; // experiment → id → result
+  std::map<std::string, std::map<std::size_t, nlohmann::json>> results_; // experiment → position
+  nlohmann::json manifest_;
+};
+
+} // namespace lifebench::driver

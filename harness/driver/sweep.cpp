@@ -1,0 +1,475 @@
+#include "sweep.hpp"
+
+#include "lifebench/error.hpp"
+#include "lifebench/params.hpp"
+#include "text.hpp"
+
+#include <algorithm>
+#include <set>
+#include <toml++/toml.h>
+
+namespace lifebench::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kRunKeys = {
+    "sweeps", "experiment",   "rule",   "boundary", "shape", "generations", "repetitions",
+    "warmup", "time_limit_s", "params", "table",    "row",   "column"};
+
+std::string type_name(const toml::node& node) {
+  switch (node.type()) {
+  case toml::node_type::string:
+    return "a string";
+  case toml::node_type::integer:
+    return "an integer";
+  case toml::node_type::floating_point:
+    return "a float";
+  case toml::node_type::boolean:
+    return "a boolean";
+  case toml::node_type::array:
+    return "an array";
+  case toml::node_type::table:
+    return "a table";
+  case toml::node_type::date:
+  case toml::node_type::time:
+  case toml::node_type::date_time:
+    return "a date or time";
+  case toml::node_type::none:
+    break;
+  }
+  return "nothing";
+}
+
+int line_of(const toml::node& node) {
+  return static_cast<int>(node.source().begin.line);
+}
+
+/// Reads one [[run]] table; every message starts with the run's where().
+class RunReader {
+public:
+  RunReader(const toml::table& table, SweepRun& run) : table_(table), run_(run) {}
+
+  [[noreturn]] void fail(const std::string& what, const toml::node* node = nullptr) const {
+    SweepRun at = run_;
+    if (node != nullptr && line_of(*node) > 0) at.line = line_of(*node);
+    throw Error(at.where() + ": " + what);
+  }
+
+  const toml::node* find(const char* key) const { return table_.get(key); }
+
+  std::optional<std::string> string(const char* key) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    if (!node->is_string())
+      fail(std::string(key) + " must be a string, not " + type_name(*node), node);
+    const std::string value = node->as_string()->get();
+    if (value.empty()) fail(std::string(key) + " must not be empty", node);
+    return value;
+  }
+
+  /// A string or a list of strings, never empty.
+  std::optional<std::vector<std::string>> strings(const char* key, bool single_allowed) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    std::vector<std::string> values;
+    const std::string expected =
+        std::string(key) +
+        (single_allowed ? " must be a string or a list of strings" : " must be a list of strings");
+    if (node->is_string() && single_allowed) {
+      values.push_back(node->as_string()->get());
+    } else if (const toml::array* array = node->as_array()) {
+      for (const toml::node& item : *array) {
+        if (!item.is_string()) fail(expected + ", not a list holding " + type_name(item), &item);
+        values.push_back(item.as_string()->get());
+      }
+    } else {
+      fail(expected + ", not " + type_name(*node), node);
+    }
+    if (values.empty()) fail(std::string(key) + " must not be empty", node);
+    for (const auto& value : values) {
+      if (value.empty()) fail(std::string(key) + " must not hold an empty string", node);
+    }
+    return values;
+  }
+
+  std::optional<std::int64_t> integer(const char* key, std::int64_t minimum) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    if (!node->is_integer())
+      fail(std::string(key) + " must be an integer, not " + type_name(*node), node);
+    const std::int64_t value = node->as_integer()->get();
+    if (value < minimum) {
+      fail(std::string(key) + " must be at least " + std::to_string(minimum) + ", not " +
+               std::to_string(value),
+           node);
+    }
+    return value;
+  }
+
+  std::optional<double> seconds(const char* key) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    double value = 0;
+    if (node->is_integer()) {
+      value = static_cast<double>(node->as_integer()->get());
+    } else if (node->is_floating_point()) {
+      value = node->as_floating_point()->get();
+    } else {
+      fail(std::string(key) + " must be a number of seconds, not " + type_name(*node), node);
+    }
+    if (!(value > 0)) fail(std::string(key) + " must be positive", node);
+    return value;
+  }
+
+  void check_keys() const {
+    for (auto&& [key, node] : table_) {
+      const std::string name(key.str());
+      if (std::find(kRunKeys.begin(), kRunKeys.end(), name) == kRunKeys.end()) {
+        fail("unknown key '" + name + "' (known: " + join(kRunKeys) + ")", &node);
+      }
+    }
+  }
+
+private:
+  const toml::table& table_;
+  SweepRun& run_;
+};
+
+std::string default_rule(const std::string& family) {
+  if (family == "square") return "B3/S23";
+  if (family == "hex") return "B2/S34H";
+  if (family == "3d") return "B6/S567/3D";
+  return {};
+}
+
+std::size_t count_sizes(const std::string& shape) {
+  return static_cast<std::size_t>(std::count(shape.begin(), shape.end(), 'x')) + 1;
+}
+
+SweepRun read_run(const toml::table& table, const std::string& file, int index,
+                  const Catalog& catalog, const Experiment* owner) {
+  SweepRun run;
+  run.file = file;
+  run.index = index;
+  run.line = line_of(table);
+  const RunReader reader(table, run);
+  reader.check_keys();
+
+  // Which experiment, first: the rest is checked against its description.
+  const auto experiment = reader.string("experiment");
+  const Experiment* e = owner;
+  if (owner != nullptr) {
+    if (experiment && *experiment != owner->name) {
+      reader.fail("experiment '" + *experiment + "' in the sweep file of " + owner->name +
+                      " (leave it out or write '" + owner->name + "')",
+                  reader.find("experiment"));
+    }
+  } else {
+    if (!experiment) reader.fail("no experiment (a standalone sweep file names it in each run)");
+    e = catalog.find(*experiment);
+    if (e == nullptr) {
+      if (const auto* broken = catalog.find_broken(*experiment)) {
+        reader.fail("experiment '" + *experiment + "' cannot be used: " + broken->reason,
+                    reader.find("experiment"));
+      }
+      reader.fail("unknown experiment '" + *experiment + "' (known: " + join(catalog.all_names()) +
+                      ")",
+                  reader.find("experiment"));
+    }
+  }
+  run.experiment = e->name;
+
+  if (auto sweeps = reader.strings("sweeps", false)) {
+    run.sweeps = std::move(*sweeps);
+  } else if (owner != nullptr) {
+    reader.fail("no sweeps (the named sweeps that include this run, e.g. sweeps = [\"cpu\"])");
+  }
+
+  const std::string rule_text = reader.string("rule").value_or(default_rule(e->family));
+  if (rule_text.empty()) {
+    reader.fail("no rule, and family '" + e->family + "' of " + e->name + " has no default");
+  }
+  RuleSpec spec;
+  try {
+    spec = parse_rule_spec(rule_text);
+  } catch (const Error& error) {
+    reader.fail(error.what(), reader.find("rule"));
+  }
+  if (spec.shape) {
+    reader.fail("rule '" + rule_text + "' has a bounded grid: give shape and boundary instead",
+                reader.find("rule"));
+  }
+  run.rule = spec.rule;
+  if (to_string(run.rule.topology) != e->family) {
+    reader.fail("rule " + run.rule.to_string() + " is a " + to_string(run.rule.topology) +
+                    " rule, " + e->name + " is a " + e->family + " experiment",
+                reader.find("rule"));
+  }
+
+  if (auto boundary = reader.string("boundary")) {
+    try {
+      run.boundary = parse_boundary(*boundary);
+    } catch (const Error& error) {
+      reader.fail(error.what(), reader.find("boundary"));
+    }
+  }
+
+  const auto shapes = reader.strings("shape", true);
+  if (!shapes) reader.fail("no shape");
+  const std::size_t sizes = e->family == "3d" ? 3 : 2;
+  for (const auto& text : *shapes) {
+    try {
+      if (count_sizes(text) != sizes) {
+        throw Error("shape '" + text + "': a " + e->family + " grid is " +
+                    (sizes == 3 ? "WxHxD" : "WxH"));
+      }
+      run.shapes.push_back(parse_shape(text));
+    } catch (const Error& error) {
+      reader.fail(error.what(), reader.find("shape"));
+    }
+  }
+
+  const auto generations = reader.integer("generations", 1);
+  if (!generations) reader.fail("no generations");
+  run.generations = static_cast<std::uint64_t>(*generations);
+  run.repetitions = static_cast<int>(std::min<std::int64_t>(
+      reader.integer("repetitions", 1).value_or(run.repetitions), 1'000'000));
+  run.warmup = static_cast<int>(
+      std::min<std::int64_t>(reader.integer("warmup", 0).value_or(run.warmup), 1'000'000));
+  run.time_limit_s = reader.seconds("time_limit_s").value_or(run.time_limit_s);
+
+  if (const toml::node* params = reader.find("params")) {
+    const toml::table* table_of_params = params->as_table();
+    if (table_of_params == nullptr) {
+      reader.fail("params must be a table, e.g. params = { threads = [1, 4] }, not " +
+                      type_name(*params),
+                  params);
+    }
+    for (auto&& [key, node] : *table_of_params) {
+      const std::string name(key.str());
+      std::vector<std::string> values;
+      const auto add = [&](const toml::node& value) {
+        if (value.is_string()) {
+          values.push_back(value.as_string()->get());
+        } else if (value.is_integer()) {
+          values.push_back(std::to_string(value.as_integer()->get()));
+        } else {
+          reader.fail("parameter " + name + ": values must be strings or integers, not " +
+                          type_name(value),
+                      &value);
+        }
+      };
+      if (const toml::array* array = node.as_array()) {
+        if (array->empty()) reader.fail("parameter " + name + " has an empty list", &node);
+        for (const toml::node& item : *array)
+          add(item);
+      } else {
+        add(node);
+      }
+      // The same check the experiment makes, value by value, before anything runs.
+      for (const auto& value : values) {
+        try {
+          resolve_params(e->name, e->axes, {{name, value}});
+        } catch (const Error& error) {
+          reader.fail(error.what(), &node);
+        }
+      }
+      run.params.emplace_back(name, std::move(values));
+    }
+  }
+
+  const auto tag_table = reader.string("table");
+  const auto row = reader.string("row");
+  const auto column = reader.string("column");
+  if (tag_table || row || column) {
+    if (!tag_table || !row || !column) {
+      reader.fail("table, row and column go together: give all three");
+    }
+    run.tag = Tag{*tag_table, *row, *column};
+  }
+  return run;
+}
+
+/// Every experiment's own sweep file, read once.
+class OwnSweeps {
+public:
+  explicit OwnSweeps(const Catalog& catalog) : catalog_(catalog) {}
+  const std::vector<SweepRun>& runs() {
+    if (!read_) {
+      for (const auto& e : catalog_.experiments) {
+        std::error_code error;
+        if (!fs::exists(e.sweep_file(), error)) continue;
+        auto runs = read_sweep_file(e.sweep_file(), catalog_, &e);
+        runs_.insert(runs_.end(), runs.begin(), runs.end());
+      }
+      read_ = true;
+    }
+    return runs_;
+  }
+
+private:
+  const Catalog& catalog_;
+  std::vector<SweepRun> runs_;
+  bool read_ = false;
+};
+
+} // namespace
+
+std::string SweepRun::where() const {
+  return file + ":" + std::to_string(line) + ": run #" + std::to_string(index);
+}
+
+std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catalog,
+                                      const Experiment* owner) {
+  const std::string name = file.string();
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) throw Error("sweep file " + name + " does not exist");
+  toml::table document;
+  try {
+    document = toml::parse_file(name);
+  } catch (const toml::parse_error& e) {
+    const auto& begin = e.source().begin;
+    throw Error(name + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column) +
+                ": " + std::string(e.description()));
+  }
+  for (auto&& [key, node] : document) {
+    if (key.str() != "run") {
+      throw Error(name + ":" + std::to_string(line_of(node)) + ": unknown key '" +
+                  std::string(key.str()) + "' (a sweep file holds [[run]] tables only)");
+    }
+  }
+  std::vector<SweepRun> runs;
+  const toml::node* node = document.get("run");
+  if (node == nullptr) {
+    if (owner != nullptr) return runs;
+    throw Error(name + ": no [[run]] in this sweep file");
+  }
+  const toml::array* array = node->as_array();
+  if (array == nullptr || !array->is_array_of_tables()) {
+    throw Error(name + ":" + std::to_string(line_of(*node)) +
+                ": 'run' must be an array of tables ([[run]])");
+  }
+  int index = 0;
+  for (const toml::node& item : *array) {
+    runs.push_back(read_run(*item.as_table(), name, ++index, catalog, owner));
+  }
+  return runs;
+}
+
+bool names_a_file(const std::string& sweep) {
+  std::error_code error;
+  return fs::exists(sweep, error) || sweep.find('/') != std::string::npos ||
+         (sweep.size() > 5 && sweep.compare(sweep.size() - 5, 5, ".toml") == 0);
+}
+
+std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const Catalog& catalog) {
+  OwnSweeps own(catalog);
+  std::vector<SweepRun> selected;
+  std::set<std::pair<std::string, int>> seen;
+  const auto take = [&](const SweepRun& run) {
+    if (seen.emplace(run.file, run.index).second) selected.push_back(run);
+  };
+  for (const auto& sweep : sweeps) {
+    if (names_a_file(sweep)) {
+      for (const auto& run : read_sweep_file(sweep, catalog, nullptr))
+        take(run);
+      continue;
+    }
+    std::set<std::string> names;
+    bool any = false;
+    for (const auto& run : own.runs()) {
+      names.insert(run.sweeps.begin(), run.sweeps.end());
+      if (std::find(run.sweeps.begin(), run.sweeps.end(), sweep) != run.sweeps.end()) {
+        take(run);
+        any = true;
+      }
+    }
+    if (!any) {
+      throw Error("sweep '" + sweep + "' selects no run (named sweeps of the experiments found: " +
+                  join({names.begin(), names.end()}) + ")");
+    }
+  }
+  return selected;
+}
+
+std::string Configuration::label() const {
+  std::string text =
+      experiment->name + " " + problem.to_string() + " g" + std::to_string(generations);
+  for (const auto& [name, value] : params)
+    text += " " + name + "=" + value;
+  return text;
+}
+
+nlohmann::json Configuration::tag_json() const {
+  if (!tag) return nullptr;
+  return {{"table", tag->table}, {"row", tag->row}, {"column", tag->column}};
+}
+
+std::string make_config_id(const std::string& experiment, const Problem& problem,
+                           std::uint64_t generations,
+                           const std::map<std::string, std::string>& params) {
+  std::string id =
+      experiment + "|" + problem.to_string() + "|g" + std::to_string(generations) + "|";
+  bool first = true;
+  for (const auto& [name, value] : params) {
+    id += (first ? "" : ",") + name + "=" + value;
+    first = false;
+  }
+  return id;
+}
+
+std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog) {
+  std::vector<Configuration> configurations;
+  std::map<std::string, std::size_t> by_id;
+  for (const auto& run : runs) {
+    const Experiment* e = catalog.find(run.experiment);
+    LIFEBENCH_EXPECTS(e != nullptr, "expand: experiment " + run.experiment + " not found");
+    // Odometer over the parameters' value lists, last parameter fastest.
+    std::vector<std::size_t> digit(run.params.size(), 0);
+    std::vector<std::map<std::string, std::string>> combinations;
+    for (bool more = true; more;) {
+      std::map<std::string, std::string> params;
+      for (std::size_t i = 0; i < run.params.size(); ++i) {
+        params.emplace(run.params[i].first, run.params[i].second[digit[i]]);
+      }
+      combinations.push_back(std::move(params));
+      more = false;
+      for (std::size_t i = run.params.size(); i-- > 0;) {
+        if (++digit[i] < run.params[i].second.size()) {
+          more = true;
+          break;
+        }
+        digit[i] = 0;
+      }
+    }
+    for (const auto& shape : run.shapes) {
+      for (const auto& params : combinations) {
+        Configuration c;
+        c.experiment = e;
+        c.problem = Problem{run.rule, shape, run.boundary};
+        c.generations = run.generations;
+        c.repetitions = run.repetitions;
+        c.warmup = run.warmup;
+        c.time_limit_s = run.time_limit_s;
+        c.params = params;
+        c.tag = run.tag;
+        c.origin = run.where();
+        c.config_id = make_config_id(e->name, c.problem, c.generations, c.params);
+        const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
+        if (inserted) {
+          configurations.push_back(std::move(c));
+          continue;
+        }
+        const Configuration& first = configurations[it->second];
+        if (first.tag != c.tag || first.repetitions != c.repetitions || first.warmup != c.warmup) {
+          throw Error(c.origin + ": configuration " + c.config_id + " is also in " + first.origin +
+                      " with a different tag, repetitions or warmup");
+        }
+      }
+    }
+  }
+  return configurations;
+}
+
+} // namespace lifebench::driver

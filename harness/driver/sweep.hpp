@@ -1,0 +1,99 @@
+// Sweep files: reading and checking them against the experiments' descriptions,
+// choosing runs by sweep name, and expanding runs into configurations.
+//
+//   [[run]]
+//   sweeps = ["cpu", "gpu"]             # named sweeps that include it (required in
+//   <name>.sweep.toml) experiment = "cpu-trivial"          # required in a standalone file rule =
+//   "B3/S23"                     # default: the family's boundary = "torus"                  #
+//   torus | dead shape = ["1024x1024", "4096x4096"]  # string or list generations = 16 repetitions
+//   = 5                     # default 5 warmup = 1                          # default 1
+//   time_limit_s = 600                  # default 600
+//   params = { variant = ["a", "b"], threads = 4 }  # lists multiply
+//   table = "fujita2017-table1"         # with row and column: the published cell measured
+//   row = "CPU"
+//   column = "word-per-cell"
+#pragma once
+
+#include "discovery.hpp"
+#include "lifebench/problem.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lifebench::driver {
+
+/// The published table cell a configuration measures.
+struct Tag {
+  std::string table;
+  std::string row;
+  std::string column;
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+/// One [[run]] of a sweep file, checked.
+struct SweepRun {
+  std::string file;
+  int index = 0; ///< 1-based position among the file's runs
+  int line = 0;
+  std::vector<std::string> sweeps;
+  std::string experiment;
+  Rule rule;
+  Boundary boundary = Boundary::torus;
+  std::vector<Shape> shapes;
+  std::uint64_t generations = 0;
+  int repetitions = 5;
+  int warmup = 1;
+  double time_limit_s = 600;
+  std::vector<std::pair<std::string, std::vector<std::string>>> params; ///< by name
+  std::optional<Tag> tag;
+
+  /// "FILE:LINE: run #N", the prefix of every message about it.
+  [[nodiscard]] std::string where() const;
+};
+
+/// Reads and checks a sweep file; throws Error naming the file, line, run and fault.
+/// `owner`: the experiment whose own `<name>.sweep.toml` it is, or null for a standalone file.
+std::vector<SweepRun> read_sweep_file(const std::filesystem::path& file, const Catalog& catalog,
+                                      const Experiment* owner);
+
+/// True when a --sweep argument names a file rather than a named sweep.
+bool names_a_file(const std::string& sweep);
+
+/// The runs that --sweep arguments select, each run once, in the order given;
+/// throws Error on a faulty file or a named sweep that selects nothing.
+std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const Catalog& catalog);
+
+/// One configuration: one process, one result.
+struct Configuration {
+  std::string config_id; ///< experiment|problem|g<generations>|k=v,... (the params given)
+  const Experiment* experiment = nullptr;
+  Problem problem;
+  std::uint64_t generations = 0;
+  int repetitions = 5;
+  int warmup = 1;
+  double time_limit_s = 600;
+  std::map<std::string, std::string> params; ///< as the sweep gives them
+  std::optional<Tag> tag;
+  std::string origin; ///< the run's where()
+
+  /// "cpu-trivial B3/S23:T4096,4096 g16 threads=4", for progress lines.
+  [[nodiscard]] std::string label() const;
+  /// The tag as the results record it: an object or null.
+  [[nodiscard]] nlohmann::json tag_json() const;
+};
+
+std::string make_config_id(const std::string& experiment, const Problem& problem,
+                           std::uint64_t generations,
+                           const std::map<std::string, std::string>& params);
+
+/// Shapes × parameter product of every run, in order; one configuration reached
+/// twice is kept once, and throws Error if the two disagree (tag, repetitions, warmup).
+std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
+
+} // namespace lifebench::driver

@@ -1,0 +1,136 @@
+# A stand-in experiment executable that speaks the protocol of harness/src
+# (describe, run, verify, bench) and misbehaves on request, so that the driver's
+# tests do not depend on any real experiment. The tests copy it into a folder as
+# lifebench-exp-<name>, beside <name>.fake.json:
+#   {"family": "square", "backend": "cpu", "axes": [...], "available": true,
+#    "reason": null, "describe": "ok" | "crash" | "hang" | "garbage"}
+# The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
+# nowrite, garbage, unsupported, partial (writes half a file, then is killed),
+# stubborn (ignores SIGTERM and hangs).
+# Every bench call is appended to <name>.log as one JSON line.
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(sys.argv[0]))
+NAME = os.path.basename(sys.argv[0])[len("lifebench-exp-"):]
+
+
+def config():
+    with open(os.path.join(HERE, NAME + ".fake.json")) as f:
+        return json.load(f)
+
+
+def fail(message, code=1):
+    print("lifebench: error: " + message, file=sys.stderr)
+    sys.exit(code)
+
+
+def options(args):
+    params, values = {}, {}
+    i = 0
+    while i < len(args):
+        key = args[i]
+        if i + 1 >= len(args):
+            fail("option " + key + " needs a value")
+        value = args[i + 1]
+        if key == "--param":
+            k, _, v = value.partition("=")
+            params[k] = v
+        else:
+            values[key] = value
+        i += 2
+    return params, values
+
+
+def describe(conf):
+    mode = conf.get("describe", "ok")
+    if mode == "crash":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if mode == "hang":
+        time.sleep(3600)
+    if mode == "garbage":
+        print("this is not JSON")
+        return
+    print(json.dumps({
+        "name": NAME, "family": conf.get("family", "square"),
+        "backend": conf.get("backend", "cpu"), "source": "test", "technique": "fake",
+        "axes": conf.get("axes", []), "available": conf.get("available", True),
+        "reason": conf.get("reason")}))
+
+
+def bench(conf, args):
+    params, values = options(args)
+    with open(os.path.join(HERE, NAME + ".log"), "a") as log:
+        log.write(json.dumps({"params": params, "problem": values.get("--problem"),
+                              "generations": values.get("--generations"),
+                              "repetitions": values.get("--repetitions"),
+                              "warmup": values.get("--warmup")}) + "\n")
+    out = values["--json-out"]
+    mode = params.get("mode", "ok")
+    print("fake bench starting", file=sys.stderr, flush=True)
+    if mode == "crash":
+        print("about to crash", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if mode == "hang":
+        # A grandchild in the same process group: the driver must kill it too.
+        child = subprocess.Popen(["sleep", "3600"])
+        with open(os.path.join(HERE, NAME + ".grandchild"), "w") as f:
+            f.write(str(child.pid))
+        time.sleep(3600)
+    if mode == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        time.sleep(3600)
+    if mode == "exit3":
+        fail("something went wrong\nboom: the last line", 3)
+    if mode == "nowrite":
+        return
+    if mode == "garbage":
+        with open(out, "w") as f:
+            f.write("{not json")
+        return
+    if mode == "partial":
+        with open(out + ".partial", "w") as f:
+            f.write('{"status": "o')
+        os.kill(os.getpid(), signal.SIGKILL)
+    problem = values["--problem"]
+    generations = int(values["--generations"])
+    result = {"experiment": NAME, "backend": conf.get("backend", "cpu"),
+              "family": conf.get("family", "square"), "params": params, "problem": problem,
+              "generations": generations, "status": "ok", "reason": None,
+              "verification": {"status": "passed"}}
+    if mode == "unsupported":
+        result.update(status="unsupported", reason="width must be a multiple of 64")
+    else:
+        result["timing"] = {"median_s": 0.5}
+        result["throughput"] = {"cell_updates_per_second": 1.234e9}
+    with open(out + ".tmp", "w") as f:
+        json.dump(result, f)
+    os.rename(out + ".tmp", out)
+
+
+def main():
+    conf = config()
+    if len(sys.argv) < 2:
+        fail("a subcommand is required")
+    command, args = sys.argv[1], sys.argv[2:]
+    if not conf.get("available", True) and command in ("run", "verify"):
+        fail(NAME + " is unavailable: " + str(conf.get("reason")), 77)
+    if command == "describe":
+        describe(conf)
+    elif command == "bench":
+        bench(conf, args)
+    elif command == "run":
+        print("fake run " + " ".join(args))
+        sys.exit(conf.get("run_exit", 0))
+    elif command == "verify":
+        print("fake verify " + NAME)
+        sys.exit(conf.get("verify_exit", 0))
+    else:
+        fail("unknown subcommand " + command)
+
+
+main()

@@ -1,0 +1,163 @@
+"""Helpers shared by the CLI tests: where the built programs are, and a sandbox
+per test with its own copy of the driver, so that only the experiments a test
+puts there are found (plus those it names with --experiments)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIFEBENCH = os.environ.get("LIFEBENCH", "")
+TEST_EXPERIMENTS_DIR = os.environ.get("LIFEBENCH_TEST_EXPERIMENTS_DIR", "")
+BUILD_TYPE = os.environ.get("LIFEBENCH_BUILD_TYPE", "")
+DATASETS_DIR = os.environ.get("LIFEBENCH_DATASETS_DIR", os.path.join(HERE, "..", "..", "datasets"))
+TMP_ROOT = os.environ.get("LIFEBENCH_TEST_TMP") or None
+
+# Every parameter the fake experiment knows; "mode" chooses its behaviour in bench.
+FAKE_AXES = [
+    {"name": "mode", "default": "ok",
+     "allowed": ["ok", "crash", "hang", "stubborn", "exit3", "nowrite", "garbage",
+                 "unsupported", "partial"],
+     "description": "what bench does"},
+    {"name": "threads", "default": "1", "allowed": [], "description": "any value"},
+]
+
+
+def optimised_build():
+    return BUILD_TYPE in ("Release", "RelWithDebInfo")
+
+
+def real_experiment(name):
+    """Path of a built experiment executable beside the driver, or None."""
+    path = os.path.join(os.path.dirname(LIFEBENCH), "experiments", "lifebench-exp-" + name)
+    return path if os.access(path, os.X_OK) else None
+
+
+def test_experiment(name):
+    path = os.path.join(TEST_EXPERIMENTS_DIR, "lifebench-exp-" + name)
+    return path if TEST_EXPERIMENTS_DIR and os.access(path, os.X_OK) else None
+
+
+def process_alive(pid):
+    """True while `pid` runs; a zombie (dead, not yet reaped by init) counts as gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def wait_until_gone(pid, seconds=5):
+    import time
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not process_alive(pid):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+class Sandbox:
+    """A folder with bin/lifebench, bin/experiments/ (its default search folder) and work/."""
+
+    def __init__(self, case):
+        if not os.access(LIFEBENCH, os.X_OK):
+            raise unittest.SkipTest("LIFEBENCH does not name the built driver")
+        if TMP_ROOT:
+            os.makedirs(TMP_ROOT, exist_ok=True)
+        self.root = tempfile.mkdtemp(prefix="lifebench-cli-", dir=TMP_ROOT)
+        case.addCleanup(shutil.rmtree, self.root, ignore_errors=True)
+        self.bin = os.path.join(self.root, "bin")
+        self.experiments = os.path.join(self.bin, "experiments")
+        self.work = os.path.join(self.root, "work")
+        os.makedirs(self.experiments)
+        os.makedirs(self.work)
+        self.lifebench = os.path.join(self.bin, "lifebench")
+        try:
+            os.link(LIFEBENCH, self.lifebench)
+        except OSError:
+            shutil.copy2(LIFEBENCH, self.lifebench)
+
+    def add_fake(self, name, folder=None, sweep=None, **conf):
+        """Puts the fake experiment `name` into `folder` (default: bin/experiments)."""
+        folder = folder or self.experiments
+        os.makedirs(folder, exist_ok=True)
+        conf.setdefault("axes", FAKE_AXES)
+        path = os.path.join(folder, "lifebench-exp-" + name)
+        with open(os.path.join(HERE, "fake_experiment.py")) as f:
+            source = f.read()
+        with open(path, "w") as f:
+            f.write("#!" + sys.executable + "\n" + source)
+        os.chmod(path, 0o755)
+        with open(os.path.join(folder, name + ".fake.json"), "w") as f:
+            json.dump(conf, f)
+        if sweep is not None:
+            with open(os.path.join(folder, name + ".sweep.toml"), "w") as f:
+                f.write(sweep)
+        return path
+
+    def write(self, relative, text):
+        path = os.path.join(self.work, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def path(self, relative):
+        return os.path.join(self.work, relative)
+
+    def run(self, *args, env=None, timeout=300):
+        full_env = dict(os.environ)
+        full_env.pop("LIFEBENCH_EXPERIMENTS_PATH", None)
+        full_env.update(env or {})
+        return subprocess.run([self.lifebench, *args], cwd=self.work, env=full_env,
+                              capture_output=True, text=True, timeout=timeout)
+
+    def bench_calls(self, name, folder=None):
+        """The bench calls the fake experiment `name` received, oldest first."""
+        log = os.path.join(folder or self.experiments, name + ".log")
+        if not os.path.exists(log):
+            return []
+        with open(log) as f:
+            return [json.loads(line) for line in f]
+
+    def results(self, out, experiment):
+        with open(os.path.join(self.work, out, experiment + ".json")) as f:
+            return json.load(f)
+
+    def manifest(self, out):
+        with open(os.path.join(self.work, out, "manifest.json")) as f:
+            return json.load(f)
+
+
+class CliTestCase(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.box = Sandbox(self)
+
+    def assertOneErrorLine(self, proc, *fragments, code=None):
+        """Fails unless the run failed with one `lifebench: error: ...` line holding each fragment."""
+        self.assertNotEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        if code is not None:
+            self.assertEqual(proc.returncode, code, proc.stderr)
+        errors = [line for line in proc.stderr.splitlines() if line.startswith("lifebench: error: ")]
+        self.assertEqual(len(errors), 1, proc.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, errors[0])
+        return errors[0]
+
+
+def main():
+    """unittest.main, but exits with 77 (ctest's skip) when every test was skipped."""
+    program = unittest.main(exit=False, verbosity=2)
+    result = program.result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.testsRun > 0 and len(result.skipped) == result.testsRun:
+        sys.exit(77)
+    sys.exit(0)

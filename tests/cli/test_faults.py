@@ -1,0 +1,58 @@
+"""A crashing and a hanging experiment (tests/experiments) inside one sweep: each
+is recorded as failed with the reason, and the sweep goes on to the next one."""
+import json
+import os
+import time
+
+import lbtest
+
+SWEEP = os.path.join(lbtest.HERE, "sweeps", "faults.toml")
+
+
+class Faults(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        if not (lbtest.test_experiment("test-crash") and lbtest.test_experiment("test-hang")):
+            self.skipTest("test-crash and test-hang are not built")
+        if not lbtest.optimised_build():
+            self.skipTest("experiments refuse to bench in a %s build" % (lbtest.BUILD_TYPE or "?"))
+
+    def test_crash_and_hang_inside_a_sweep(self):
+        start = time.monotonic()
+        proc = self.box.run("bench", "--sweep", SWEEP, "--out", "out",
+                            "--experiments", lbtest.TEST_EXPERIMENTS_DIR)
+        self.assertLess(time.monotonic() - start, 120)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
+        self.assertEqual(len(lines), 4, proc.stdout)
+        self.assertIn("[1/4] test-crash B3/S23:T32,32 g16 … FAILED: killed by signal 11 "
+                      "(Segmentation fault)", lines[0])
+        self.assertIn("[2/4] test-crash B3/S23:T32,32 g4 … ok", lines[1])
+        self.assertIn("[3/4] test-hang B3/S23:T32,32 g16 … FAILED: time limit of 10 s exceeded",
+                      lines[2])
+        self.assertIn("[4/4] test-hang B3/S23:T32,32 g4 … ok", lines[3])
+
+        crash = self.box.results("out", "test-crash")["configurations"]
+        hang = self.box.results("out", "test-hang")["configurations"]
+        self.assertEqual([c["status"] for c in crash + hang], ["failed", "ok", "failed", "ok"])
+        self.assertEqual(crash[0]["reason"], "killed by signal 11 (Segmentation fault)")
+        self.assertEqual(hang[0]["reason"], "time limit of 10 s exceeded")
+        self.assertEqual(crash[0]["config_id"], "test-crash|B3/S23:T32,32|g16|")
+        self.assertIn("stderr_tail", crash[0])
+        self.assertEqual(crash[1]["verification"]["status"], "passed")
+        self.assertGreater(crash[1]["throughput"]["cell_updates_per_second"], 0)
+        manifest = self.box.manifest("out")
+        self.assertEqual(manifest["configurations"],
+                         {"total": 4, "done": 4, "ok": 2, "failed": 2, "unsupported": 0,
+                          "unavailable": 0})
+        # Nothing half-written: only whole JSON files, no temporaries.
+        folder = self.box.path("out")
+        self.assertEqual(sorted(os.listdir(folder)),
+                         ["manifest.json", "test-crash.json", "test-hang.json"])
+        for name in os.listdir(folder):
+            with open(os.path.join(folder, name)) as f:
+                json.load(f)
+
+
+if __name__ == "__main__":
+    lbtest.main()

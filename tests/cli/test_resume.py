@@ -1,0 +1,128 @@
+"""bench --resume: keeps what is done with the same binary, runs the rest; an
+interrupted sweep keeps all finished work."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import lbtest
+
+SWEEP = """
+[[run]]
+experiment = "fake"
+shape = ["8x8", "16x16"]
+generations = 1
+params = { threads = [1, 2] }
+"""
+
+
+class Resume(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.fake = self.box.add_fake("fake")
+
+    def bench(self, text, *args):
+        path = self.box.write("sweep.toml", text)
+        return self.box.run("bench", "--sweep", path, "--out", "out", *args)
+
+    def ids(self):
+        return [c["config_id"] for c in self.box.results("out", "fake")["configurations"]]
+
+    def test_resume_skips_done_configurations(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)
+        with open(self.box.path("out/fake.json")) as f:
+            before = json.load(f)
+        proc = self.bench(SWEEP, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # nothing ran again
+        self.assertEqual(proc.stdout.count("done earlier: ok"), 4)
+        self.assertEqual(self.box.results("out", "fake"), before)
+        self.assertEqual(self.box.manifest("out")["configurations"]["done"], 4)
+
+    def test_resume_runs_new_configurations_and_drops_old_ones(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        changed = SWEEP.replace('["8x8", "16x16"]', '["16x16", "32x32"]')
+        proc = self.bench(changed, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        calls = self.box.bench_calls("fake")
+        self.assertEqual(len(calls), 6)
+        self.assertEqual({c["problem"] for c in calls[4:]}, {"B3/S23:T32,32"})
+        self.assertEqual(self.ids(), [
+            "fake|B3/S23:T16,16|g1|threads=1", "fake|B3/S23:T16,16|g1|threads=2",
+            "fake|B3/S23:T32,32|g1|threads=1", "fake|B3/S23:T32,32|g1|threads=2"])
+
+    def test_resume_reruns_what_a_changed_binary_measured(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        old_hash = self.box.results("out", "fake")["configurations"][0]["binary_hash"]
+        with open(self.fake, "a") as f:
+            f.write("# rebuilt\n")
+        proc = self.bench(SWEEP, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.box.bench_calls("fake")), 8)
+        hashes = {c["binary_hash"] for c in self.box.results("out", "fake")["configurations"]}
+        self.assertEqual(len(hashes), 1)
+        self.assertNotEqual(hashes.pop(), old_hash)
+
+    def test_resume_keeps_failures_but_retries_unavailable(self):
+        text = SWEEP.replace("threads = [1, 2]", 'mode = ["ok", "crash"]')
+        self.box.add_fake("fake", available=False, reason="no device")
+        self.assertEqual(self.bench(text).returncode, 0)
+        self.assertEqual(self.box.bench_calls("fake"), [])
+        self.box.add_fake("fake")  # the device is back; the same program
+        self.assertEqual(self.bench(text, "--resume").returncode, 1)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)
+        proc = self.bench(text, "--resume")
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # the crashes are kept
+        self.assertEqual(proc.stdout.count("done earlier: FAILED: killed by signal 11"), 2)
+
+    def test_resume_in_a_folder_that_is_not_a_results_folder(self):
+        self.box.write("out/notes.txt", "mine\n")
+        self.assertOneErrorLine(self.bench(SWEEP, "--resume"), "no manifest.json")
+
+    def test_resume_with_no_folder_starts_afresh(self):
+        self.assertEqual(self.bench(SWEEP, "--resume").returncode, 0)
+        self.assertEqual(len(self.ids()), 4)
+
+    def test_interrupted_sweep_keeps_finished_work(self):
+        text = ('[[run]]\nexperiment = "fake"\nshape = "8x8"\ngenerations = 1\n'
+                'params = { mode = ["ok", "hang", "unsupported"] }\n')
+        path = self.box.write("sweep.toml", text)
+        driver = subprocess.Popen([self.box.lifebench, "bench", "--sweep", path, "--out", "out"],
+                                  cwd=self.box.work, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not os.path.exists(os.path.join(self.box.experiments, "fake.grandchild")):
+                self.assertLess(time.monotonic(), deadline, "the hanging configuration never started")
+                time.sleep(0.1)
+            driver.send_signal(signal.SIGINT)
+            out, err = driver.communicate(timeout=60)
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+        self.assertEqual(driver.returncode, 130, out + err)
+        self.assertIn("interrupted", err)
+        self.assertIn("--resume", err)
+        manifest = self.box.manifest("out")
+        self.assertIsNone(manifest["finished"])
+        self.assertEqual(manifest["configurations"]["done"], 1)
+        self.assertEqual(self.ids(), ["fake|B3/S23:T8,8|g1|mode=ok"])
+        self.assertEqual(sorted(os.listdir(self.box.path("out"))), ["fake.json", "manifest.json"])
+        with open(os.path.join(self.box.experiments, "fake.grandchild")) as f:
+            grandchild = int(f.read())
+        self.assertTrue(lbtest.wait_until_gone(grandchild), "the experiment's child outlived it")
+
+        proc = self.box.run("bench", "--sweep", path, "--out", "out", "--resume",
+                            "--time-limit", "1")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertEqual([c["params"]["mode"] for c in self.box.bench_calls("fake")],
+                         ["ok", "hang", "hang", "unsupported"])
+        statuses = [c["status"] for c in self.box.results("out", "fake")["configurations"]]
+        self.assertEqual(statuses, ["ok", "failed", "unsupported"])
+        self.assertIsNotNone(self.box.manifest("out")["finished"])
+
+
+if __name__ == "__main__":
+    lbtest.main()

@@ -1,0 +1,138 @@
+"""lifebench run: the experiment's own `run`, through the driver; bad input gives
+one error line and no output file."""
+import os
+
+import lbtest
+
+
+def live_cells(rle):
+    """Live (x, y) cells of an RLE body, counted from its box's top-left."""
+    body = "".join(l for l in rle.splitlines() if l and l[0] not in "#x")
+    cells, x, y, count = set(), 0, 0, ""
+    for c in body:
+        if c.isdigit():
+            count += c
+            continue
+        n = int(count or 1)
+        count = ""
+        if c == "o":
+            cells.update((x + i, y) for i in range(n))
+        if c in "ob":
+            x += n
+        elif c == "$":
+            x, y = 0, y + n
+        elif c == "!":
+            break
+    return cells
+
+
+class RunFake(lbtest.CliTestCase):
+    def test_arguments_pass_through_verbatim(self):
+        self.box.add_fake("fake")
+        proc = self.box.run("run", "--param", "threads=2", "--impl", "fake", "--soup",
+                            "16x16,0.5,1", "--generations", "3", "--output", "x.rle")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip(),
+                         "fake run --param threads=2 --soup 16x16,0.5,1 --generations 3 "
+                         "--output x.rle")
+
+    def test_exit_status_passes_through(self):
+        self.box.add_fake("fake", run_exit=3)
+        self.assertEqual(self.box.run("run", "--impl", "fake").returncode, 3)
+
+    def test_unavailable(self):
+        self.box.add_fake("gpu", available=False, reason="no CUDA device: none found")
+        self.assertOneErrorLine(self.box.run("run", "--impl", "gpu", "--generations", "1"),
+                                "gpu is unavailable: no CUDA device: none found", code=77)
+
+    def test_unknown_impl(self):
+        self.box.add_fake("fake")
+        self.assertOneErrorLine(self.box.run("run", "--impl", "fak"),
+                                "unknown experiment 'fak' (known: fake)")
+
+
+class RunReal(lbtest.CliTestCase):
+    """With cpu-trivial, the first experiment; checks the harness and core as the user sees them."""
+
+    def setUp(self):
+        super().setUp()
+        binary = lbtest.real_experiment("cpu-trivial")
+        if binary is None:
+            self.skipTest("cpu-trivial is not built")
+        self.folder = os.path.dirname(binary)
+
+    def run_trivial(self, *args):
+        return self.box.run("run", "--impl", "cpu-trivial", "--experiments", self.folder, *args,
+                            "--output", self.box.path("out.rle"))
+
+    def assertNoOutput(self):
+        self.assertFalse(os.path.exists(self.box.path("out.rle")))
+        leftovers = [f for f in os.listdir(self.box.work) if f.startswith(".") or "tmp" in f]
+        self.assertEqual(leftovers, [])
+
+    def advance(self, source, generations):
+        """The live cells (x, y) of the grid that `run` writes, and its header."""
+        proc = self.run_trivial("--input", source, "--generations", str(generations))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(self.box.path("out.rle")) as f:
+            text = f.read()
+        header = next(l for l in text.splitlines() if l.startswith("x"))
+        return live_cells(text), header
+
+    def test_glider_on_the_torus_as_golly(self):
+        # Golly centres the 3x3 glider on the 64x64 torus: its box's top-left at (31, 31).
+        glider = os.path.join(lbtest.DATASETS_DIR, "glider.rle")
+        home = {(32, 31), (33, 32), (31, 33), (32, 33), (33, 33)}
+        cells, header = self.advance(glider, 0)
+        self.assertEqual(cells, home)
+        self.assertEqual(header, "x = 64, y = 64, rule = B3/S23:T64,64")
+        cells, _ = self.advance(glider, 4)
+        self.assertEqual(cells, {(x + 1, y + 1) for x, y in home})
+        # 128 generations take it 32 cells, across both edges; 256 bring it home.
+        cells, _ = self.advance(glider, 128)
+        self.assertEqual(cells, {((x + 32) % 64, (y + 32) % 64) for x, y in home})
+        cells, _ = self.advance(glider, 256)
+        self.assertEqual(cells, home)
+
+    def test_blinker_at_the_edge_of_a_plane_and_a_torus(self):
+        # A row-0 blinker: on the plane the cell above its centre is outside, so it
+        # turns into a vertical domino and dies; on the torus it oscillates across the edge.
+        plane = self.box.write("plane.rle", "x = 8, y = 6, rule = B3/S23:P8,6\nb3o!\n")
+        self.assertEqual(self.advance(plane, 1)[0], {(2, 0), (2, 1)})
+        self.assertEqual(self.advance(plane, 2)[0], set())
+        torus = self.box.write("torus.rle", "x = 8, y = 6, rule = B3/S23:T8,6\nb3o!\n")
+        self.assertEqual(self.advance(torus, 1)[0], {(2, 5), (2, 0), (2, 1)})
+        self.assertEqual(self.advance(torus, 2)[0], {(1, 0), (2, 0), (3, 0)})
+
+    def test_malformed_rle_gives_line_and_column(self):
+        bad = self.box.write("bad.rle", "x = 3, y = 3, rule = B3/S23:T16,16\nbo$2bo$3q!\n")
+        line = self.assertOneErrorLine(self.run_trivial("--input", bad, "--generations", "1"),
+                                       bad + ":2:9:")
+        self.assertIn("'q'", line)
+        self.assertNoOutput()
+
+    def test_unknown_rule(self):
+        self.assertOneErrorLine(self.run_trivial("--soup", "16x16,0.5,1", "--rule",
+                                                 "B3/S23Q:T16,16", "--generations", "1"),
+                                "B3/S23Q")
+        self.assertNoOutput()
+
+    def test_unsupported_size(self):
+        self.assertOneErrorLine(self.run_trivial("--soup", "2000000x2000000,0.5,1",
+                                                 "--generations", "1"),
+                                "2000000x2000000", "more than 2^40 cells")
+        self.assertOneErrorLine(
+            self.run_trivial("--input", os.path.join(lbtest.DATASETS_DIR, "glider.rle"),
+                             "--rule", "B3/S23:T2,2", "--generations", "1"),
+            "larger than the 2x2 grid")
+        self.assertNoOutput()
+
+    def test_wrong_family(self):
+        self.assertOneErrorLine(self.run_trivial("--soup", "16x16,0.5,1", "--rule",
+                                                 "B2/S34H:T16,16", "--generations", "1"),
+                                "cpu-trivial cannot run B2/S34H:T16,16")
+        self.assertNoOutput()
+
+
+if __name__ == "__main__":
+    lbtest.main()

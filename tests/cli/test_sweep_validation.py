@@ -1,0 +1,121 @@
+"""Sweep files are checked before anything runs: one line naming the file, the
+line, the run and the fault; a non-zero exit; no results folder."""
+import os
+import textwrap
+
+import lbtest
+
+GOOD_RUN = """
+[[run]]
+experiment = "fake"
+shape = "16x16"
+generations = 2
+"""
+
+
+class SweepValidation(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.box.add_fake("fake")
+        self.box.add_fake("fake3d", family="3d")
+
+    def refused(self, sweep_text, *fragments):
+        sweep = self.box.write("sweep.toml", textwrap.dedent(sweep_text))
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "out")
+        line = self.assertOneErrorLine(proc, sweep, *fragments)
+        self.assertFalse(os.path.exists(self.box.path("out")), "results folder written")
+        self.assertEqual(self.box.bench_calls("fake"), [], "an experiment was run")
+        return line
+
+    def test_unknown_experiment(self):
+        line = self.refused(GOOD_RUN + """
+            [[run]]
+            experiment = "no-such-experiment"
+            shape = "16x16"
+            generations = 2
+            """, "run #2", "unknown experiment 'no-such-experiment'")
+        self.assertIn("fake", line)  # the known ones are listed
+
+    def test_unknown_parameter(self):
+        self.refused(GOOD_RUN + 'params = { colour = "red" }\n',
+                     "run #1", "unknown parameter 'colour'", "mode, threads")
+
+    def test_disallowed_parameter_value(self):
+        self.refused(GOOD_RUN + 'params = { mode = ["ok", "explode"] }\n',
+                     "run #1", "mode=explode", "allowed: ok, crash")
+
+    def test_malformed_toml_gives_the_line(self):
+        self.refused('[[run]]\nexperiment = "fake"\nshape = "16x16\ngenerations = 2\n',
+                     "sweep.toml:3:")
+
+    def test_unknown_key(self):
+        self.refused(GOOD_RUN + GOOD_RUN.replace("shape", "shapes"),
+                     "sweep.toml:9: run #2", "unknown key 'shapes'")
+
+    def test_wrong_types(self):
+        self.refused(GOOD_RUN.replace("2", '"two"'), "generations must be an integer")
+        self.refused(GOOD_RUN + "params = { mode = true }\n", "strings or integers")
+        self.refused(GOOD_RUN + "time_limit_s = -1\n", "time_limit_s must be positive")
+        self.refused(GOOD_RUN + 'sweeps = "cpu"\n', "sweeps must be a list of strings")
+
+    def test_missing_keys(self):
+        self.refused('[[run]]\nshape = "16x16"\ngenerations = 2\n', "no experiment")
+        self.refused('[[run]]\nexperiment = "fake"\ngenerations = 2\n', "no shape")
+        self.refused('[[run]]\nexperiment = "fake"\nshape = "16x16"\n', "no generations")
+
+    def test_bad_rule_shape_boundary(self):
+        self.refused(GOOD_RUN + 'rule = "B3/S23X"\n', "B3/S23X")
+        self.refused(GOOD_RUN + 'rule = "B6/S567/3D"\n', "3d rule", "square experiment")
+        self.refused(GOOD_RUN + 'rule = "B3/S23:T16,16"\n', "bounded grid")
+        self.refused(GOOD_RUN.replace("16x16", "16x16x16"), "WxH")
+        self.refused(GOOD_RUN.replace("16x16", "0x16"), "positive")
+        self.refused(GOOD_RUN + 'boundary = "klein"\n', "klein")
+        self.refused(GOOD_RUN.replace('"fake"', '"fake3d"'), "WxHxD")
+
+    def test_tag_needs_all_three(self):
+        self.refused(GOOD_RUN + 'table = "fujita2017-table1"\n', "table, row and column")
+
+    def test_not_a_sweep_file(self):
+        self.refused("foo = 1\n", "unknown key 'foo'")
+        self.refused("# nothing\n", "no [[run]]")
+
+    def test_conflicting_duplicate_configuration(self):
+        self.refused(GOOD_RUN + GOOD_RUN + "repetitions = 9\n", "run #2",
+                     "fake|B3/S23:T16,16|g2|")
+
+    def test_missing_sweep_file(self):
+        self.assertOneErrorLine(self.box.run("bench", "--sweep", "nowhere.toml"),
+                                "nowhere.toml does not exist")
+
+    def test_named_sweep_selecting_nothing(self):
+        self.box.add_fake("own", sweep='[[run]]\nsweeps = ["cpu"]\nshape = "16x16"\ngenerations = 2\n')
+        line = self.assertOneErrorLine(self.box.run("bench", "--sweep", "gpu", "--out", "out"),
+                                       "sweep 'gpu' selects no run")
+        self.assertIn("cpu", line)
+        self.assertFalse(os.path.exists(self.box.path("out")))
+
+    def test_experiment_sweep_file_checked_too(self):
+        self.box.add_fake(
+            "own", sweep='[[run]]\nsweeps = ["cpu"]\nshape = "16x16"\ngenerations = 2\n'
+                         'params = { threads = 2, colour = "red" }\n')
+        self.assertOneErrorLine(self.box.run("bench", "--sweep", "cpu"),
+                                os.path.join(self.box.experiments, "own.sweep.toml"),
+                                "unknown parameter 'colour'")
+
+    def test_experiment_sweep_file_rules(self):
+        self.box.add_fake("own", sweep='[[run]]\nshape = "16x16"\ngenerations = 2\n')
+        self.assertOneErrorLine(self.box.run("bench", "--sweep", "cpu"), "own.sweep.toml:1: run #1",
+                                "no sweeps")
+        self.box.add_fake("own", sweep='[[run]]\nsweeps = ["cpu"]\nexperiment = "fake"\n'
+                                       'shape = "16x16"\ngenerations = 2\n')
+        self.assertOneErrorLine(self.box.run("bench", "--sweep", "cpu"),
+                                "experiment 'fake' in the sweep file of own")
+
+    def test_experiment_that_cannot_describe_itself(self):
+        self.box.add_fake("broken", describe="crash")
+        self.refused(GOOD_RUN.replace('"fake"', '"broken"'), "'broken' cannot be used",
+                     "killed by signal 11")
+
+
+if __name__ == "__main__":
+    lbtest.main()
