@@ -1,0 +1,365 @@
+"""Published tables: reading and validating reports/tables/*.toml (schema in reports/README.md).
+
+Validation is strict: an unknown field, a wrong type, a row of the wrong length or a ratio
+naming an unknown row stops the generator with one line naming the file and the field, so
+that a typo never turns into a silently empty report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ReportError
+from .units import RATIO_UNIT, UNITS, unit_label
+
+NO_VALUE = "-"  # a cell the paper leaves empty
+_STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_SHAPE = re.compile(r"^[1-9][0-9]*(x[1-9][0-9]*){1,2}$")
+
+_TABLE_KEYS = {
+    "title",
+    "source",
+    "unit",
+    "scale",
+    "unit_label",
+    "problem",
+    "hardware",
+    "columns",
+    "rows",
+    "notes",
+}
+_SOURCE_KEYS = {"seed", "table", "citation", "url", "note"}
+_PROBLEM_KEYS = {"rule", "shape", "boundary", "generations", "description"}
+_COLUMN_KEYS = {
+    "name",
+    "group",
+    "hardware",
+    "problem",
+    "unit",
+    "scale",
+    "unit_label",
+    "ratio",
+    "note",
+}
+_ROW_KEYS = _COLUMN_KEYS - {"group"} | {"published"}
+_BOUNDARIES = ("torus", "dead")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The workload a published number was measured on."""
+
+    rule: str | None
+    shape: str
+    boundary: str | None
+    generations: int
+    description: str | None = None
+
+    @property
+    def cells(self) -> int:
+        return math.prod(int(n) for n in self.shape.split("x"))
+
+    def golly(self) -> str | None:
+        """`B3/S23:T16384,16384`, the form results carry in `problem`; None without a rule."""
+        if not self.rule or not self.boundary:
+            return None
+        letter = "T" if self.boundary == "torus" else "P"
+        return f"{self.rule}:{letter}{self.shape.replace('x', ',')}"
+
+
+@dataclass
+class Entry:
+    """One row or one column of a table."""
+
+    name: str
+    group: str | None = None
+    hardware: str | None = None
+    problem: dict[str, Any] = field(default_factory=dict)
+    unit: str | None = None
+    scale: float | None = None
+    unit_label: str | None = None
+    ratio: tuple[str, str] | None = None  # (numerator, denominator): a derived entry
+    note: str | None = None
+    published: list[float | None] = field(default_factory=list)  # rows only
+
+    @property
+    def derived(self) -> bool:
+        return self.ratio is not None
+
+
+@dataclass
+class Table:
+    stem: str
+    path: Path
+    title: str
+    source: dict[str, str]
+    unit: str
+    scale: float
+    label: str
+    problem: dict[str, Any]
+    hardware: dict[str, str]
+    columns: list[Entry]
+    rows: list[Entry]
+    notes: str | None = None
+
+    @property
+    def page(self) -> str:
+        return f"{self.stem}.html"
+
+    def row(self, name: str) -> Entry | None:
+        return next((r for r in self.rows if r.name == name), None)
+
+    def column(self, name: str) -> Entry | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+    def cell_problem(self, row: Entry, column: Entry) -> Problem:
+        """The table's problem, overridden by the column's, then by the row's."""
+        merged = {**self.problem, **column.problem, **row.problem}
+        return Problem(
+            rule=merged.get("rule"),
+            shape=merged["shape"],
+            boundary=merged.get("boundary"),
+            generations=merged["generations"],
+            description=merged.get("description"),
+        )
+
+    def cell_unit(self, row: Entry, column: Entry) -> tuple[str, float, str]:
+        """(unit, scale, label) of a cell; a derived row or column is a plain ratio."""
+        if row.derived or column.derived:
+            return RATIO_UNIT, 1.0, unit_label(RATIO_UNIT, 1.0)
+        for entry in (row, column):
+            if entry.unit is not None:
+                scale = entry.scale if entry.scale is not None else 1.0
+                return entry.unit, scale, entry.unit_label or unit_label(entry.unit, scale)
+        return self.unit, self.scale, self.label
+
+    def published(self, row: Entry, column: Entry) -> float | None:
+        return row.published[self.columns.index(column)]
+
+
+def load_tables(folder: Path) -> list[Table]:
+    """Every *.toml of `folder`, sorted by name; a missing or empty folder is an error."""
+    if not folder.is_dir():
+        raise ReportError(f"tables folder {folder} does not exist")
+    paths = sorted(folder.glob("*.toml"))
+    if not paths:
+        raise ReportError(f"tables folder {folder} holds no *.toml table")
+    return [load_table(path) for path in paths]
+
+
+def load_table(path: Path) -> Table:
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ReportError(f"{path}: invalid TOML: {e}") from None
+    except OSError as e:
+        raise ReportError(f"{path}: cannot read: {e.strerror}") from None
+    return _Validator(path).table(data)
+
+
+class _Validator:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, where: str, message: str) -> ReportError:
+        return ReportError(f"{self.path}: {where}: {message}")
+
+    def keys(self, where: str, data: dict, allowed: set[str], required: tuple[str, ...] = ()):
+        for key in data:
+            if key not in allowed:
+                raise self.fail(
+                    where, f"unknown field '{key}' (allowed: {', '.join(sorted(allowed))})"
+                )
+        for key in required:
+            if key not in data:
+                raise self.fail(where, f"missing field '{key}'")
+
+    def string(self, where: str, value: Any) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, f"expected a non-empty string, got {value!r}")
+        return value
+
+    def number(self, where: str, value: Any) -> float:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
+            raise self.fail(where, f"expected a number, got {value!r}")
+        return float(value)
+
+    def table(self, data: dict) -> Table:
+        stem = self.path.stem
+        if not _STEM.match(stem):
+            raise self.fail(
+                "file name",
+                f"'{stem}' must be letters, digits, '.', '_' or '-' "
+                "(it names the page and the results' tag.table)",
+            )
+        self.keys(
+            "table", data, _TABLE_KEYS, ("title", "source", "unit", "problem", "columns", "rows")
+        )
+        title = self.string("title", data["title"])
+        source = self.source(data["source"])
+        unit, scale, label = self.unit("table", data, required=True)
+        problem = self.problem("problem", data["problem"], required=("shape", "generations"))
+        hardware = self.hardware(data.get("hardware", {}))
+        columns = self.entries("columns", data["columns"], _COLUMN_KEYS, hardware)
+        rows = self.entries("rows", data["rows"], _ROW_KEYS, hardware)
+        notes = self.string("notes", data["notes"]) if "notes" in data else None
+        if any(c.unit for c in columns) and any(r.unit for r in rows if not r.derived):
+            raise self.fail("unit", "set either on rows or on columns, not on both")
+        self.ratios("rows", rows)
+        self.ratios("columns", columns)
+        for row in rows:
+            row.published = self.published(row, data_row=row.published, columns=columns)
+        return Table(
+            stem=stem,
+            path=self.path,
+            title=title,
+            source=source,
+            unit=unit,
+            scale=scale,
+            label=label,
+            problem=problem,
+            hardware=hardware,
+            columns=columns,
+            rows=rows,
+            notes=notes,
+        )
+
+    def source(self, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict):
+            raise self.fail("source", "expected a table {seed = ..., table = ...}")
+        self.keys("source", value, _SOURCE_KEYS, ("seed", "table"))
+        return {k: self.string(f"source.{k}", v) for k, v in value.items()}
+
+    def unit(self, where: str, data: dict, required: bool) -> tuple[str | None, float, str | None]:
+        if "unit" not in data:
+            if required:
+                raise self.fail(where, "missing field 'unit'")
+            for key in ("scale", "unit_label"):
+                if key in data:
+                    raise self.fail(where, f"'{key}' needs 'unit' beside it")
+            return None, 1.0, None
+        unit = data["unit"]
+        if unit not in UNITS:
+            raise self.fail(f"{where}.unit", f"unknown unit {unit!r} (known: {', '.join(UNITS)})")
+        scale = self.number(f"{where}.scale", data["scale"]) if "scale" in data else 1.0
+        if scale <= 0:
+            raise self.fail(f"{where}.scale", "must be positive")
+        label = (
+            self.string(f"{where}.unit_label", data["unit_label"])
+            if "unit_label" in data
+            else unit_label(unit, scale)
+        )
+        return unit, scale, label
+
+    def problem(self, where: str, value: Any, required: tuple[str, ...] = ()) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(where, "expected a table {shape = ..., generations = ...}")
+        self.keys(where, value, _PROBLEM_KEYS, required)
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if key == "generations":
+                if isinstance(item, bool) or not isinstance(item, int) or item <= 0:
+                    raise self.fail(
+                        f"{where}.generations", f"expected a positive integer, got {item!r}"
+                    )
+                out[key] = item
+                continue
+            out[key] = self.string(f"{where}.{key}", item)
+        if "shape" in out and not _SHAPE.match(out["shape"]):
+            raise self.fail(f"{where}.shape", f"expected WxH or WxHxD, got {out['shape']!r}")
+        if "boundary" in out and out["boundary"] not in _BOUNDARIES:
+            raise self.fail(f"{where}.boundary", f"expected torus or dead, got {out['boundary']!r}")
+        return out
+
+    def hardware(self, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict):
+            raise self.fail("hardware", 'expected a table of name = "description"')
+        return {k: self.string(f"hardware.{k}", v) for k, v in value.items()}
+
+    def entries(self, where: str, value: Any, allowed: set[str], hardware: dict) -> list[Entry]:
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+            raise self.fail(where, f"expected one or more [[{where}]] tables")
+        entries = []
+        for i, item in enumerate(value):
+            name = item.get("name")
+            at = f"{where}[{i}]" if not isinstance(name, str) else f"{where} '{name}'"
+            self.keys(at, item, allowed, ("name", "published") if where == "rows" else ("name",))
+            entry = Entry(name=self.string(f"{at}.name", name))
+            if any(e.name == entry.name for e in entries):
+                raise self.fail(at, "duplicate name")
+            if "group" in item:
+                entry.group = self.string(f"{at}.group", item["group"])
+            if "note" in item:
+                entry.note = self.string(f"{at}.note", item["note"])
+            if "hardware" in item:
+                entry.hardware = self.string(f"{at}.hardware", item["hardware"])
+                if entry.hardware not in hardware:
+                    raise self.fail(
+                        f"{at}.hardware", f"'{entry.hardware}' is not a key of [hardware]"
+                    )
+            if "problem" in item:
+                entry.problem = self.problem(f"{at}.problem", item["problem"])
+            if "ratio" in item:
+                ratio = item["ratio"]
+                if (
+                    not isinstance(ratio, list)
+                    or len(ratio) != 2
+                    or not all(isinstance(r, str) for r in ratio)
+                ):
+                    raise self.fail(f"{at}.ratio", 'expected ["numerator", "denominator"]')
+                for key in ("unit", "scale", "unit_label", "problem", "hardware"):
+                    if key in item:
+                        raise self.fail(at, f"a ratio {where[:-1]} takes no '{key}'")
+                entry.ratio = (ratio[0], ratio[1])
+            entry.unit, scale, entry.unit_label = self.unit(at, item, required=False)
+            entry.scale = scale if entry.unit else None
+            if where == "rows":
+                entry.published = item["published"]  # checked once the columns are known
+            entries.append(entry)
+        return entries
+
+    def ratios(self, where: str, entries: list[Entry]):
+        for entry in entries:
+            if not entry.ratio:
+                continue
+            for name in entry.ratio:
+                other = next((e for e in entries if e.name == name), None)
+                if other is None:
+                    raise self.fail(
+                        f"{where} '{entry.name}'.ratio", f"no {where[:-1]} named '{name}'"
+                    )
+                if other.derived:
+                    raise self.fail(f"{where} '{entry.name}'.ratio", f"'{name}' is itself a ratio")
+            if entry.ratio[0] == entry.ratio[1]:
+                raise self.fail(
+                    f"{where} '{entry.name}'.ratio", "numerator and denominator are the same"
+                )
+
+    def published(self, row: Entry, data_row: Any, columns: list[Entry]) -> list[float | None]:
+        at = f"rows '{row.name}'.published"
+        if not isinstance(data_row, list) or len(data_row) != len(columns):
+            raise self.fail(
+                at,
+                f"expected a list of {len(columns)} values (one per column), "
+                f'numbers or "{NO_VALUE}"',
+            )
+        values: list[float | None] = []
+        for value in data_row:
+            if value == NO_VALUE:
+                values.append(None)
+                continue
+            number = self.number(at, value)
+            if number <= 0:
+                raise self.fail(at, f"published values must be positive, got {value!r}")
+            values.append(number)
+        return values

@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+"""Renders a lifebench report in headless Chromium and checks what a reader would see.
+
+    render_check.py --report DIR [--tables DIR] [--work DIR]
+
+For index.html and every table page (one per reports/tables/*.toml) it asks Chromium for
+the DOM after loading (--dump-dom) and for a screenshot, then checks:
+  * the page has no <script> element (text from results is escaped);
+  * index.html links every table page and shows the throughput plot;
+  * each table page has the published, measured and ratio tables with every row and column
+    of the table file, the published numbers of the table file, each measured cell either a
+    number marked verified or no number and a reason, ratios that are measured / published
+    and computed rows that are the ratio of their rows;
+  * each plot <img> refers to a PNG inside the report, and the screenshot shows it: the PNG's
+    background colour covers the image's area and its data colour is drawn.
+It works on any report (the sweep's, with the real measurements); the synthetic test
+(test_render.py) passes expectations for the values of each cell as well.
+
+Chromium is not optional: without it this check FAILS (tools/setup.sh installs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import dom  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_TABLES = HERE.parent.parent / "reports" / "tables"
+WINDOW = (1400, 3200)
+TIMEOUT_S = 120
+STATUSES = {"passed", "failed", "unverified", "not_run"}
+
+# (row, column) -> (status, value or None, text the cell must contain)
+Expectations = dict[tuple[str, str], tuple[str, float | None, str]]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def find_chromium() -> str:
+    for name in (os.environ.get("LIFEBENCH_CHROMIUM"), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    raise CheckFailed(
+        "chromium not found on PATH (nor LIFEBENCH_CHROMIUM): the render test needs "
+        "Debian's 'chromium' package; run tools/setup.sh"
+    )
+
+
+def chromium(binary: str, page: Path, work: Path, *, screenshot: Path | None = None) -> str:
+    """Loads `page` headless; returns the DOM (or writes `screenshot`). Time-limited."""
+    profile = Path(tempfile.mkdtemp(prefix="chromium-profile-", dir=work))
+    command = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-extensions",
+        "--disable-background-networking",
+        "--disable-sync",
+        "--disable-component-update",
+        "--force-device-scale-factor=1",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+    ]
+    command += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
+    command.append(page.resolve().as_uri())
+    # Own session, so that a hang is ended with all of Chromium's children and nothing else.
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True
+    )
+    try:
+        out, err = process.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise CheckFailed(f"chromium did not finish {page.name} within {TIMEOUT_S} s") from None
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    if (
+        process.returncode != 0
+        or (screenshot and not screenshot.exists())
+        or (not screenshot and "<html" not in out)
+    ):
+        tail = "\n".join(err.strip().splitlines()[-8:])
+        raise CheckFailed(f"chromium failed on {page.name} (exit {process.returncode}):\n{tail}")
+    return out
+
+
+def number(text: str) -> float | None:
+    try:
+        return float(text.replace("\u00d7", "").strip())
+    except ValueError:
+        return None
+
+
+def close(a: float, b: float, rel: float = 0.006) -> bool:
+    """Equal to three significant digits (with the rounding of both sides allowed for)."""
+    return math.isclose(a, b, rel_tol=rel)
+
+
+class Checker:
+    def __init__(
+        self,
+        report: Path,
+        tables: Path,
+        work: Path,
+        expect: Expectations | None = None,
+        expect_table: str | None = None,
+    ):
+        self.report, self.tables, self.work = report, tables, work
+        self.expect, self.expect_table = expect or {}, expect_table
+        self.failures: list[str] = []
+        self.binary = find_chromium()
+
+    def fail(self, page: str, message: str):
+        self.failures.append(f"{page}: {message}")
+
+    def run(self) -> list[str]:
+        index = self.report / "index.html"
+        if not index.is_file():
+            raise CheckFailed(f"{index} does not exist")
+        stems = sorted(p.stem for p in self.tables.glob("*.toml"))
+        if not stems:
+            raise CheckFailed(f"no *.toml table in {self.tables}")
+        root = self.page_dom(index)
+        for stem in stems:
+            if not root.find("a", href=f"{stem}.html"):
+                self.fail("index.html", f"no link to the table page {stem}.html")
+        if (
+            not root.find("table", cls="configs")
+            and "No configuration was recorded" not in root.text
+        ):
+            self.fail(
+                "index.html", "neither a configurations table nor 'No configuration was recorded'"
+            )
+        self.check_plots("index.html", index, root)
+        for stem in stems:
+            page = self.report / f"{stem}.html"
+            if not page.is_file():
+                self.fail(page.name, "missing")
+                continue
+            root = self.page_dom(page)
+            self.check_table(stem, root)
+            self.check_plots(page.name, page, root)
+        return self.failures
+
+    def page_dom(self, page: Path) -> dom.Node:
+        text = chromium(self.binary, page, self.work)
+        (self.work / f"{page.stem}.dom.html").write_text(text)
+        root = dom.parse(text)
+        if root.find("script"):
+            self.fail(page.name, "has a <script> element: text was not escaped")
+        if not root.find("h1") or not root.find("h1").text.strip():
+            self.fail(page.name, "no <h1> title")
+        return root
+
+    # ------------------------------------------------------------------ tables
+
+    def check_table(self, stem: str, root: dom.Node):
+        page = f"{stem}.html"
+        with (self.tables / f"{stem}.toml").open("rb") as f:
+            spec = tomllib.load(f)
+        columns = [c["name"] for c in spec["columns"]]
+        rows = spec["rows"]
+        for kind in ("published", "measured", "ratio"):
+            if not root.find("table", id=kind):
+                self.fail(page, f'no <table id="{kind}">')
+        measured: dict[tuple[str, str], float | None] = {}
+        for row in rows:
+            for i, column in enumerate(columns):
+                key = (row["name"], column)
+                where = f"{row['name']} / {column}"
+                pub = root.find("td", data_kind="published", data_row=key[0], data_col=column)
+                mea = root.find("td", data_kind="measured", data_row=key[0], data_col=column)
+                rat = root.find("td", data_kind="ratio", data_row=key[0], data_col=column)
+                if not (pub and mea and rat):
+                    self.fail(page, f"{where}: a published, measured or ratio cell is missing")
+                    continue
+                published = row["published"][i]
+                shown = number(pub.attrs.get("data-value", ""))
+                if published == "-":
+                    if shown is not None:
+                        self.fail(
+                            page, f"{where}: published shows {shown}, the table file has none"
+                        )
+                elif (
+                    shown is None
+                    or not close(shown, float(published))
+                    or pub.attrs["data-value"] not in pub.text
+                ):
+                    self.fail(
+                        page,
+                        f"{where}: published shows {pub.text.strip()!r}, "
+                        f"the table file has {published}",
+                    )
+                measured[key] = self.check_measured(page, where, key, mea)
+                self.check_ratio(
+                    page, where, rat, measured[key], None if published == "-" else float(published)
+                )
+        for row in rows:  # computed rows: the ratio of their two rows
+            if "ratio" not in row:
+                continue
+            num, den = row["ratio"]
+            for column in columns:
+                value, a, b = (measured.get((n, column)) for n in (row["name"], num, den))
+                if a is not None and b is not None:
+                    if value is None or not close(value, a / b, 0.012):
+                        self.fail(
+                            page,
+                            f"{row['name']} / {column}: shows {value}, {num}/{den} = {a / b:.4g}",
+                        )
+                elif value is not None:
+                    self.fail(
+                        page,
+                        f"{row['name']} / {column}: shows {value} without both {num} and {den}",
+                    )
+        if self.expect and stem == self.expect_table:
+            for key in self.expect:
+                if key not in measured:
+                    self.fail(page, f"expected cell {key} is not in the page")
+
+    def check_measured(self, page: str, where: str, key, cell: dom.Node) -> float | None:
+        status = cell.attrs.get("data-status")
+        value = number(cell.attrs.get("data-value", ""))
+        text = " ".join(cell.text.split())
+        if status not in STATUSES:
+            self.fail(page, f"{where}: measured status {status!r}")
+            return None
+        if status == "passed":
+            if (
+                value is None
+                or value <= 0
+                or cell.attrs["data-value"] not in text
+                or "verified" not in text
+            ):
+                self.fail(page, f"{where}: passed but shows {text!r}")
+        else:
+            why = cell.find(cls="why")
+            if value is not None:
+                self.fail(page, f"{where}: {status} but shows the number {value}")
+            if not why or not why.text.strip():
+                self.fail(page, f"{where}: {status} without a reason")
+            if "not run" not in text and "failed" not in text and "not verified" not in text:
+                self.fail(page, f"{where}: {status} but says {text!r}")
+        if key in self.expect:
+            want_status, want_value, want_text = self.expect[key]
+            if status != want_status:
+                self.fail(page, f"{where}: status {status}, expected {want_status} ({text!r})")
+            if want_value is not None and (value is None or not close(value, want_value)):
+                self.fail(page, f"{where}: measured {value}, expected {want_value:.4g}")
+            if want_text not in text:
+                self.fail(page, f"{where}: {text!r} does not say {want_text!r}")
+        return value if status == "passed" else None
+
+    def check_ratio(self, page: str, where: str, cell: dom.Node, measured, published):
+        value = number(cell.attrs.get("data-value", ""))
+        if measured is not None and published is not None:
+            if value is None or not close(value, measured / published, 0.012):
+                self.fail(
+                    page,
+                    f"{where}: ratio shows {cell.text.strip()!r}, measured / published = "
+                    f"{measured / published:.4g}",
+                )
+        elif value is not None:
+            self.fail(page, f"{where}: ratio {value} without a measured and a published value")
+
+    # ------------------------------------------------------------------ plots
+
+    def check_plots(self, name: str, page: Path, root: dom.Node):
+        images = root.find_all("img")
+        if not images:
+            self.fail(name, "no plot <img>")
+            return
+        shot = self.work / f"{page.stem}.png"
+        chromium(self.binary, page, self.work, screenshot=shot)
+        from PIL import Image
+
+        with Image.open(shot) as im:
+            screen = im.convert("RGB")
+        for img in images:
+            src = img.attrs.get("src", "")
+            path = (page.parent / src).resolve()
+            if "/" in src or ":" in src or not path.is_file():
+                self.fail(name, f"plot {src!r} is not a file inside the report")
+                continue
+            try:
+                with Image.open(path) as im:
+                    plot = im.convert("RGB")
+            except OSError as e:
+                self.fail(name, f"plot {src}: not an image ({e})")
+                continue
+            width, height = int(img.attrs.get("width", 0)), int(img.attrs.get("height", 0))
+            if width < 200 or height < 100:
+                self.fail(name, f"plot {src}: shown at {width}x{height}")
+                continue
+            self.check_rendered(name, src, plot, screen, width * height)
+
+    def check_rendered(self, name: str, src: str, plot, screen, shown_area: int):
+        """The screenshot holds the plot: its background and its data colour are there."""
+        plot_colours = _colours(plot)
+        background, background_n = plot_colours.most_common(1)[0]
+        saturated = Counter({c: n for c, n in plot_colours.items() if max(c) - min(c) > 90})
+        screen_colours = _colours(screen)
+
+        def count(colour, tolerance):
+            return sum(
+                n
+                for c, n in screen_colours.items()
+                if max(abs(a - b) for a, b in zip(c, colour)) <= tolerance
+            )
+
+        want = 0.5 * shown_area * background_n / (plot.width * plot.height)
+        seen = count(background, 4)
+        if seen < want:
+            self.fail(
+                name,
+                f"plot {src} is not shown: the screenshot has {seen} pixels of its background "
+                f"colour {background}, expected at least {int(want)} (is it below the "
+                f"{WINDOW[0]}x{WINDOW[1]} window?)",
+            )
+            return
+        if saturated:
+            colour, n = saturated.most_common(1)[0]
+            want = max(20, 0.1 * n * shown_area / (plot.width * plot.height))
+            seen = count(colour, 40)
+            if seen < want:
+                self.fail(
+                    name,
+                    f"plot {src}: its data colour {colour} is not drawn in the screenshot "
+                    f"({seen} pixels, expected at least {int(want)})",
+                )
+
+
+def _colours(image) -> Counter:
+    """Pixel count per RGB colour (getcolors exists in every Pillow version)."""
+    return Counter(
+        {colour: n for n, colour in image.getcolors(maxcolors=image.width * image.height)}
+    )
+
+
+def check_report(
+    report: Path,
+    tables: Path = DEFAULT_TABLES,
+    work: Path | None = None,
+    expect: Expectations | None = None,
+    expect_table: str | None = None,
+) -> list[str]:
+    """Failures, as lines (empty: the report renders as it should)."""
+    own = work is None
+    work = Path(tempfile.mkdtemp(prefix="lifebench-render-")) if own else work
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        return Checker(report, tables, work, expect, expect_table).run()
+    except CheckFailed as e:
+        return [str(e)]
+    finally:
+        if own:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--report", type=Path, required=True, help="report folder (index.html inside)"
+    )
+    parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES, help="reports/tables")
+    parser.add_argument("--work", type=Path, help="keep DOM dumps and screenshots here")
+    args = parser.parse_args()
+    failures = check_report(args.report, args.tables, args.work)
+    for failure in failures:
+        print(f"render check FAILED: {failure}", file=sys.stderr)
+    if not failures:
+        print(
+            f"render check passed: {args.report.resolve() / 'index.html'}"
+            + (f" (screenshots in {args.work.resolve()})" if args.work else "")
+        )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

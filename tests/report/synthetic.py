@@ -1,0 +1,288 @@
+"""Synthetic results folders in the format of harness/RESULTS.md, for the report tests.
+
+`standard_run` writes one run that exercises every kind of table cell of
+fujita2017-table1 (best of several, verified, failed verification, unsupported, computed
+speed-up, ratios) plus untagged configurations for the throughput plot and hostile text
+that must come out escaped. `STANDARD_EXPECT` says what each cell must show.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+TABLE = "fujita2017-table1"
+H100 = "NVIDIA H100 80GB HBM3"
+CPU = "AMD EPYC 9654 96-Core Processor"
+DIFFERENCE = "cell (3, 7): expected 1, got 0"
+UNSUPPORTED = "width must be a multiple of 128"
+HOSTILE = '<script>alert("x")</script>'
+
+
+def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
+    data = {
+        "schema": 1,
+        "run_id": run_id,
+        "started": "2026-11-22T15:30:00Z",
+        "finished": "2026-11-22T15:40:00Z",
+        "sweeps": ["cpu", "gpu"],
+        "build": {
+            "version": "0.1.0",
+            "build_type": "Release",
+            "preset": "sweep-gpu",
+            "cxx_compiler": "GNU 12.2.0",
+            "cxx_flags": "-O3 -DNDEBUG",
+            "cuda_compiler": "NVIDIA 13.0.48",
+            "cuda_architectures": "90",
+            "highway": "1.0.3",
+            "git_commit": "0123456789abcdef0123456789abcdef01234567",
+            "git_dirty": False,
+        },
+        "host": {
+            "cpu": CPU,
+            "logical_cores": 16,
+            "hwy_targets": ["AVX3", "AVX2", "SSE4"],
+            "hostname": "gpu-node-1",
+            "os": "Linux 6.1.0 x86_64",
+        },
+        "experiments": {
+            "cpu-trivial": {
+                "available": True,
+                "reason": None,
+                "backend": "cpu",
+                "family": "square",
+                "source": "seed 003 section 9",
+                "technique": "word-per-cell",
+            },
+            "opencl-basic": {
+                "available": False,
+                "reason": "no OpenCL platform",
+                "backend": "opencl",
+                "family": "square",
+                "source": "seed 000",
+                "technique": "basic",
+            },
+        },
+        "configurations": {
+            "total": 0,
+            "done": 0,
+            "ok": 0,
+            "failed": 0,
+            "unsupported": 0,
+            "unavailable": 0,
+        },
+    }
+    data.update(overrides)
+    return data
+
+
+def result(
+    experiment: str,
+    *,
+    backend: str = "cpu",
+    shape: str = "16384x16384",
+    generations: int = 1024,
+    rate: float | None = None,
+    status: str = "ok",
+    verification: str | None = None,
+    first_difference: str | None = None,
+    reason: str | None = None,
+    tag: tuple[str, str] | tuple[str, str, str] | None = None,
+    params: dict[str, str] | None = None,
+    device: str | None = None,
+    bytes_per_second: float | None = None,
+) -> dict[str, Any]:
+    """One configuration. `tag` is (row, column) of fujita2017-table1 or (table, row, column)."""
+    width, height = shape.split("x")[:2]
+    cells = 1
+    for n in shape.split("x"):
+        cells *= int(n)
+    params = params or {}
+    problem = f"B3/S23:T{width},{height}"
+    if verification is None:
+        verification = {"ok": "passed", "failed": "failed"}.get(status, "not_run")
+    data: dict[str, Any] = {
+        "config_id": f"{experiment}|{problem}|g{generations}|"
+        + ",".join(f"{k}={v}" for k, v in params.items()),
+        "experiment": experiment,
+        "backend": backend,
+        "family": "square",
+        "params": params,
+        "problem": problem,
+        "rule": "B3/S23",
+        "shape": shape,
+        "boundary": "torus",
+        "cells": cells,
+        "generations": generations,
+        "status": status,
+        "reason": reason,
+        "verification": {
+            "status": verification,
+            "problem": "B3/S23:T1024,1024",
+            "generations": 5,
+            "soup": "1024x1024,0.5,1",
+            "reference_hash": "0x1234",
+            "first_difference": first_difference,
+        },
+        "host": {"hwy_target": "AVX3"},
+        "binary_hash": "0xabcd",
+        "tag": None,
+    }
+    if tag is not None:
+        table, row, column = tag if len(tag) == 3 else (TABLE, *tag)
+        data["tag"] = {"table": table, "row": row, "column": column}
+    if status == "ok":
+        median = cells * generations / rate
+        data["timing"] = {
+            "clock": "steady_clock",
+            "warmup": 1,
+            "repetitions": 3,
+            "seconds": [median] * 3,
+            "median_s": median,
+            "min_s": median,
+            "max_s": median,
+            "cv": 0.0,
+        }
+        data["throughput"] = {
+            "cell_updates_per_second": rate,
+            "seconds_per_generation": median / generations,
+            "bytes_per_generation": (
+                bytes_per_second * median / generations if bytes_per_second else None
+            ),
+            "bytes_per_second": bytes_per_second,
+        }
+        data["device"] = {"name": device or CPU}
+    if status == "failed" and verification == "failed" and reason is None:
+        data["reason"] = f"verification failed: {first_difference}"
+    return data
+
+
+def write_run(
+    folder: Path,
+    results: list[dict[str, Any]],
+    manifest_data: dict[str, Any] | None = None,
+    with_manifest: bool = True,
+) -> Path:
+    """Writes manifest.json and one <experiment>.json per experiment, as `lifebench bench` does."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_experiment: dict[str, list] = {}
+    for item in results:
+        by_experiment.setdefault(item["experiment"], []).append(item)
+    for i, (experiment, items) in enumerate(by_experiment.items()):
+        name = experiment if experiment.replace("-", "").isalnum() else f"experiment-{i}"
+        (folder / f"{name}.json").write_text(
+            json.dumps({"schema": 1, "experiment": experiment, "configurations": items}, indent=1)
+        )
+    if with_manifest:
+        data = manifest_data or manifest()
+        counts = data["configurations"]
+        counts["total"] = counts["done"] = len(results)
+        for status in ("ok", "failed", "unsupported", "unavailable"):
+            counts[status] = sum(1 for r in results if r["status"] == status)
+        (folder / "manifest.json").write_text(json.dumps(data, indent=1))
+    return folder
+
+
+# Measured rates (cell updates/s) of the standard run's table cells.
+CPU_WORD = (0.2e9, 0.3e9, 0.25e9)  # three configurations: the best (0.3e9) is shown
+CPU_SINGLE = 8.0e9
+GPU_WORD = 20e9
+GPU_SINGLE = 600e9
+
+
+def standard_results() -> list[dict[str, Any]]:
+    return [
+        *[
+            result(
+                "cpu-trivial",
+                rate=r,
+                generations=32,
+                params={"threads": str(t)},
+                tag=("CPU", "word-per-cell"),
+            )
+            for t, r in zip((1, 2, 3), CPU_WORD)
+        ],
+        result("cpu-bpbc", rate=CPU_SINGLE, params={"words": "single"}, tag=("CPU", "SINGLE-WORD")),
+        result(
+            "cpu-bpbc",
+            status="failed",
+            params={"words": "double"},
+            first_difference=DIFFERENCE,
+            tag=("CPU", "DOUBLE-WORD"),
+        ),
+        result(
+            "cuda-byte-naive",
+            backend="cuda",
+            rate=GPU_WORD,
+            device=H100,
+            tag=("GPU", "word-per-cell"),
+        ),
+        result(
+            "cuda-bpbc",
+            backend="cuda",
+            rate=GPU_SINGLE,
+            device=H100,
+            params={"words": "single"},
+            tag=("GPU", "SINGLE-WORD"),
+        ),
+        result(
+            "cuda-bpbc",
+            backend="cuda",
+            status="unsupported",
+            reason=UNSUPPORTED,
+            params={"words": "double"},
+            tag=("GPU", "DOUBLE-WORD"),
+        ),
+        # Untagged: the throughput plot's size sweep.
+        *[
+            result("cpu-trivial", rate=r, shape=s, generations=64)
+            for s, r in (("256x256", 0.9e9), ("1024x1024", 0.8e9), ("4096x4096", 0.35e9))
+        ],
+        *[
+            result("cuda-byte-naive", backend="cuda", rate=r, shape=s, generations=64, device=H100)
+            for s, r in (("1024x1024", 5e9), ("4096x4096", 18e9))
+        ],
+        result("opencl-basic", backend="opencl", status="unavailable", reason="no OpenCL platform"),
+        result(
+            "test-crash",
+            status="failed",
+            verification="not_run",
+            reason="killed by signal 11 (Segmentation fault)",
+        ),
+        # Hostile text: must appear escaped, never as markup.
+        result(HOSTILE, rate=1e8, shape="512x512", generations=16, params={"x": HOSTILE}),
+    ]
+
+
+def standard_run(folder: Path) -> Path:
+    return write_run(folder, standard_results())
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b
+
+
+# What each cell of fujita2017-table1 must show for the standard run:
+# (row, column) -> (status, measured value in 10^9 updates/s or None, text the cell must contain).
+STANDARD_EXPECT: dict[tuple[str, str], tuple[str, float | None, str]] = {
+    ("CPU", "word-per-cell"): ("passed", max(CPU_WORD) / 1e9, "best of 3"),
+    ("CPU", "SINGLE-WORD"): ("passed", CPU_SINGLE / 1e9, "verified"),
+    ("CPU", "DOUBLE-WORD"): ("failed", None, DIFFERENCE),
+    ("GPU", "word-per-cell"): ("passed", GPU_WORD / 1e9, "verified"),
+    ("GPU", "SINGLE-WORD"): ("passed", GPU_SINGLE / 1e9, "verified"),
+    ("GPU", "DOUBLE-WORD"): ("not_run", None, UNSUPPORTED),
+    ("speed-up", "word-per-cell"): ("passed", _ratio(GPU_WORD, max(CPU_WORD)), "GPU / CPU"),
+    ("speed-up", "SINGLE-WORD"): ("passed", _ratio(GPU_SINGLE, CPU_SINGLE), "GPU / CPU"),
+    ("speed-up", "DOUBLE-WORD"): ("failed", None, "needs GPU and CPU"),
+}
+
+
+if __name__ == "__main__":  # synthetic.py DIR: write the standard run into DIR (for CTest)
+    import shutil
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: synthetic.py DIR")
+    shutil.rmtree(sys.argv[1], ignore_errors=True)
+    print(standard_run(Path(sys.argv[1])))

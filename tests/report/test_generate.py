@@ -1,0 +1,566 @@
+#!/usr/bin/env python3
+"""Unit tests of the report generator (reports/generate.py) on synthetic results.
+
+python3 tests/report/test_generate.py [-v]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "reports"))
+
+import dom  # noqa: E402
+import synthetic  # noqa: E402
+from lifebench_report import compare, results, tables, units  # noqa: E402
+from lifebench_report.errors import ReportError  # noqa: E402
+
+GENERATOR = ROOT / "reports" / "generate.py"
+TABLES = ROOT / "reports" / "tables"
+PREFIX = "lifebench-report: error: "
+
+
+def run_generator(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(GENERATOR), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def cell(root: dom.Node, kind: str, row: str, column: str) -> dom.Node:
+    found = root.find("td", data_kind=kind, data_row=row, data_col=column)
+    if found is None:
+        raise AssertionError(f"no {kind} cell {row} / {column}")
+    return found
+
+
+class TempDir(unittest.TestCase):
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="lifebench-report-test-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write_table(self, text: str, name: str = "t.toml") -> Path:
+        folder = self.tmp / "tables"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text(textwrap.dedent(text))
+        return folder
+
+    def assert_one_line_error(self, proc: subprocess.CompletedProcess, *needles: str):
+        self.assertNotEqual(proc.returncode, 0, proc.stdout)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, f"expected one error line, got:\n{proc.stderr}")
+        self.assertTrue(lines[0].startswith(PREFIX), lines[0])
+        for needle in needles:
+            self.assertIn(needle, lines[0])
+
+
+MS_TABLE = """\
+    title = "3D life, times"
+    unit = "ms"
+    [source]
+    seed = "001_40e87a320ecadc3a.txt"
+    table = "L40"
+    [problem]
+    rule = "B6/S567"
+    shape = "256x256x256"
+    boundary = "torus"
+    generations = 2048
+    [hardware]
+    gpu = "NVIDIA L40"
+    [[columns]]
+    name = "256/2048"
+    [[columns]]
+    name = "512/1024"
+    problem = { shape = "512x512x512", generations = 1024 }
+    [[rows]]
+    name = "v0"
+    hardware = "gpu"
+    published = [473, 2137]
+    [[rows]]
+    name = "v2"
+    hardware = "gpu"
+    published = [51, "-"]
+    [[rows]]
+    name = "v2 over v0"
+    ratio = ["v0", "v2"]
+    published = [9.27, "-"]
+"""
+
+
+class UnitsTest(unittest.TestCase):
+    def test_three_significant_digits(self):
+        cases = {
+            0.298: "0.298",
+            7.71: "7.71",
+            10.9: "10.9",
+            478: "478",
+            1990: "1990",
+            62: "62.0",
+            0.3: "0.300",
+            1234567: "1.23e6",
+            999.6: "1000",
+            0.00012345: "1.23e-4",
+            0: "0",
+            66.666: "66.7",
+            12345: "12300",
+            float("nan"): "n/a",
+        }
+        for value, text in cases.items():
+            self.assertEqual(units.fmt3(value), text, value)
+
+    def test_conversions(self):
+        kw = dict(bytes_per_second=None, cells=1000, generations=10)
+        self.assertAlmostEqual(
+            units.convert("updates/s", 1e9, cell_updates_per_second=5e9, **kw), 5.0
+        )
+        # 1000 cells x 10 generations at 1e6 updates/s = 0.01 s = 10 ms
+        self.assertAlmostEqual(units.convert("ms", 1, cell_updates_per_second=1e6, **kw), 10.0)
+        self.assertAlmostEqual(
+            units.convert("us/gen", 1, cell_updates_per_second=1e6, **kw), 1000.0
+        )
+        self.assertAlmostEqual(units.convert("FPS", 1, cell_updates_per_second=1e6, **kw), 1000.0)
+        with self.assertRaises(units.NotConvertible):
+            units.convert("B/s", 1e9, cell_updates_per_second=1e6, **kw)
+        self.assertAlmostEqual(
+            units.convert(
+                "B/s",
+                1e9,
+                cell_updates_per_second=1e6,
+                bytes_per_second=5e11,
+                cells=1,
+                generations=1,
+            ),
+            500.0,
+        )
+
+    def test_labels(self):
+        self.assertEqual(units.unit_label("updates/s", 1e9), "10^9 updates/s")
+        self.assertEqual(units.unit_label("ms", 1), "ms")
+
+
+class TablesTest(TempDir):
+    def test_shipped_tables_load_and_their_ratio_rows_agree(self):
+        loaded = tables.load_tables(TABLES)
+        self.assertIn("fujita2017-table1", [t.stem for t in loaded])
+        for table in loaded:
+            for row in table.rows:
+                if not row.ratio:
+                    continue
+                num, den = table.row(row.ratio[0]), table.row(row.ratio[1])
+                for column in table.columns:
+                    a, b, r = (table.published(x, column) for x in (num, den, row))
+                    if None not in (a, b, r):
+                        self.assertTrue(
+                            math.isclose(a / b, r, rel_tol=0.01),
+                            f"{table.stem}: {row.name} / {column.name}: {a}/{b} != {r}",
+                        )
+
+    def test_fujita_table_1(self):
+        t = tables.load_table(TABLES / "fujita2017-table1.toml")
+        self.assertEqual(
+            [c.name for c in t.columns], ["word-per-cell", "SINGLE-WORD", "DOUBLE-WORD"]
+        )
+        self.assertEqual(
+            [r.published for r in t.rows],
+            [[0.298, 7.71, 10.9], [14.8, 478, 398], [49.7, 62.0, 36.5]],
+        )
+        self.assertEqual(t.rows[2].ratio, ("GPU", "CPU"))
+        self.assertEqual((t.unit, t.scale, t.label), ("updates/s", 1e9, "10^9 updates/s"))
+        p = t.cell_problem(t.rows[0], t.columns[0])
+        self.assertEqual(
+            (p.golly(), p.generations, p.cells), ("B3/S23:T16384,16384", 1024, 16384**2)
+        )
+
+    def test_readme_examples_are_valid_tables(self):
+        text = (ROOT / "reports" / "README.md").read_text().split("### More examples", 1)[1]
+        complete = [b.split("```", 1)[0] for b in text.split("```toml\n")[1:]]
+        self.assertEqual(len(complete), 2)
+        for i, block in enumerate(complete):
+            with self.subTest(example=i):
+                table = tables.load_table(
+                    self.write_table(block, f"example{i}.toml") / f"example{i}.toml"
+                )
+                self.assertTrue(table.rows and table.columns)
+
+    def test_unknown_field_is_a_clear_error(self):
+        for bad, field in (
+            (MS_TABLE.replace('title = "3D', 'titel = "x"\n    title = "3D'), "titel"),
+            (MS_TABLE.replace('name = "v0"', 'name = "v0"\n    publshed = [1, 2]'), "publshed"),
+            (MS_TABLE.replace('boundary = "torus"', 'boundry = "torus"'), "boundry"),
+        ):
+            with self.subTest(field=field):
+                folder = self.write_table(bad)
+                proc = run_generator(
+                    "--results", self.tmp / "none", "--tables", folder, "--out", self.tmp / "out"
+                )
+                self.assert_one_line_error(proc, f"unknown field '{field}'", "t.toml")
+                self.assertFalse((self.tmp / "out").exists())
+
+    def test_other_table_errors(self):
+        cases = (
+            (MS_TABLE.replace("published = [473, 2137]", "published = [473]"), "one per column"),
+            (MS_TABLE.replace('ratio = ["v0", "v2"]', 'ratio = ["v0", "v9"]'), "no row named 'v9'"),
+            (MS_TABLE.replace('unit = "ms"', 'unit = "parsecs"'), "unknown unit"),
+            (
+                MS_TABLE.replace('hardware = "gpu"', 'hardware = "tpu"', 1),
+                "not a key of [hardware]",
+            ),
+            (MS_TABLE.replace('shape = "256x256x256"', 'shape = "big"'), "WxH"),
+            (
+                MS_TABLE.replace('published = [51, "-"]', 'published = [51, "n/a"]'),
+                "expected a number",
+            ),
+            (MS_TABLE + '[[rows]]\nname = "v0"\npublished = [1, 2]\n', "duplicate name"),
+            ("title = [", "invalid TOML"),
+        )
+        for text, needle in cases:
+            with self.subTest(needle=needle):
+                path = self.write_table(text) / "t.toml"
+                with self.assertRaises(ReportError) as caught:
+                    tables.load_table(path)
+                self.assertIn(needle, str(caught.exception))
+                self.assertIn(str(path), str(caught.exception))
+
+
+def measured(table: tables.Table, rows: list[dict]) -> compare.TableView:
+    folder = Path(tempfile.mkdtemp(prefix="lifebench-report-test-"))
+    try:
+        synthetic.write_run(folder, rows)
+        return compare.compare(table, results.load_runs([folder]))
+    finally:
+        shutil.rmtree(folder)
+
+
+class CompareTest(TempDir):
+    def setUp(self):
+        super().setUp()
+        self.fujita = tables.load_table(TABLES / "fujita2017-table1.toml")
+
+    def test_ratio_row_and_ratio_to_published_are_computed_from_measurements(self):
+        view = measured(
+            self.fujita,
+            [
+                synthetic.result("a", rate=0.5e9, tag=("CPU", "word-per-cell")),
+                synthetic.result("b", rate=30e9, tag=("GPU", "word-per-cell")),
+            ],
+        )
+        cpu, gpu, speedup = (view.cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
+        self.assertAlmostEqual(cpu.value, 0.5)
+        self.assertAlmostEqual(gpu.value, 30.0)
+        self.assertEqual(speedup.status, compare.PASSED)
+        self.assertAlmostEqual(speedup.value, 60.0)  # measured GPU / measured CPU, not typed in
+        self.assertAlmostEqual(speedup.ratio, 60.0 / 49.7)
+        self.assertAlmostEqual(cpu.ratio, 0.5 / 0.298)
+        self.assertTrue(cpu.better)
+        other = view.cells[("speed-up", "SINGLE-WORD")]
+        self.assertEqual(other.status, compare.NOT_RUN)
+        self.assertIsNone(other.value)
+        self.assertIn("needs GPU and CPU", other.reason)
+
+    def test_best_verified_of_several(self):
+        view = measured(
+            self.fujita,
+            [
+                synthetic.result("a", rate=2e9, tag=("CPU", "SINGLE-WORD")),
+                synthetic.result("a", rate=9e9, tag=("CPU", "SINGLE-WORD"), verification="not_run"),
+                synthetic.result(
+                    "a",
+                    status="failed",
+                    first_difference=synthetic.DIFFERENCE,
+                    tag=("CPU", "SINGLE-WORD"),
+                ),
+                synthetic.result("a", rate=3e9, tag=("CPU", "SINGLE-WORD")),
+            ],
+        )
+        c = view.cells[("CPU", "SINGLE-WORD")]
+        self.assertEqual(c.status, compare.PASSED)
+        self.assertAlmostEqual(c.value, 3.0)  # the unverified 9e9 is never shown
+        self.assertIn("best of 4 configurations", c.notes[0])
+
+    def test_failed_verification_has_no_number(self):
+        view = measured(
+            self.fujita,
+            [
+                synthetic.result(
+                    "a",
+                    status="failed",
+                    first_difference=synthetic.DIFFERENCE,
+                    tag=("GPU", "DOUBLE-WORD"),
+                ),
+                synthetic.result(
+                    "a",
+                    status="unsupported",
+                    reason=synthetic.UNSUPPORTED,
+                    tag=("GPU", "DOUBLE-WORD"),
+                ),
+            ],
+        )
+        c = view.cells[("GPU", "DOUBLE-WORD")]
+        self.assertEqual((c.status, c.value, c.ratio), (compare.FAILED, None, None))
+        self.assertIn(synthetic.DIFFERENCE, c.reason)
+        self.assertEqual(view.cells[("speed-up", "DOUBLE-WORD")].status, compare.FAILED)
+
+    def test_unverified_timing_has_no_number(self):
+        view = measured(
+            self.fujita,
+            [synthetic.result("a", rate=1e9, verification="not_run", tag=("CPU", "DOUBLE-WORD"))],
+        )
+        c = view.cells[("CPU", "DOUBLE-WORD")]
+        self.assertEqual((c.status, c.value), (compare.UNVERIFIED, None))
+
+    def test_not_run_reasons(self):
+        view = measured(
+            self.fujita,
+            [
+                synthetic.result(
+                    "a", status="unavailable", reason="no CUDA device", tag=("GPU", "SINGLE-WORD")
+                )
+            ],
+        )
+        self.assertEqual(view.cells[("GPU", "SINGLE-WORD")].status, compare.NOT_RUN)
+        self.assertEqual(view.cells[("GPU", "SINGLE-WORD")].reason, "unavailable: no CUDA device")
+        self.assertEqual(view.cells[("CPU", "SINGLE-WORD")].reason, compare.NO_TIE)
+
+    def test_stray_tags(self):
+        view = measured(
+            self.fujita,
+            [
+                synthetic.result("a", rate=1e9, tag=("TPU", "word-per-cell")),
+                synthetic.result("a", rate=1e9, tag=("speed-up", "word-per-cell")),
+                synthetic.result("a", rate=1e9, tag=("other-table", "CPU", "word-per-cell")),
+            ],
+        )
+        self.assertEqual(len(view.tagged), 2)
+        self.assertEqual(
+            [why for _, why in view.stray],
+            [
+                "the table has no row 'TPU'",
+                "tagged to a ratio, which is computed from the measured cells",
+            ],
+        )
+
+    def test_time_units_with_per_column_problems_and_missing_values(self):
+        table = tables.load_table(self.write_table(MS_TABLE) / "t.toml")
+        cells = 256**3
+        view = measured(
+            table,
+            [
+                synthetic.result(
+                    "v0",
+                    shape="256x256x256",
+                    generations=16,
+                    rate=cells * 2048 / 0.5,
+                    tag=("t", "v0", "256/2048"),
+                ),
+                synthetic.result(
+                    "v2",
+                    shape="256x256x256",
+                    generations=2048,
+                    rate=cells * 2048 / 0.05,
+                    tag=("t", "v2", "256/2048"),
+                ),
+                synthetic.result(
+                    "v0",
+                    shape="512x512x512",
+                    generations=1024,
+                    rate=512**3 * 1024 / 2.0,
+                    tag=("t", "v0", "512/1024"),
+                ),
+            ],
+        )
+        v0, v2 = view.cells[("v0", "256/2048")], view.cells[("v2", "256/2048")]
+        self.assertAlmostEqual(v0.value, 500.0)  # ms for the published 2048 generations
+        self.assertAlmostEqual(v2.value, 50.0)
+        self.assertFalse(v0.better)  # 500 ms against 473: slower
+        self.assertIn("16 generations, published 2048", v0.notes)
+        self.assertAlmostEqual(view.cells[("v0", "512/1024")].value, 2000.0)
+        speed = view.cells[("v2 over v0", "256/2048")]
+        self.assertAlmostEqual(speed.value, 10.0)
+        self.assertAlmostEqual(speed.ratio, 10.0 / 9.27)
+        self.assertIsNone(view.cells[("v2", "512/1024")].published)
+        self.assertIsNone(view.cells[("v2", "512/1024")].ratio)
+
+
+class ReportTest(TempDir):
+    def generate_standard(self) -> tuple[subprocess.CompletedProcess, Path]:
+        res = synthetic.standard_run(self.tmp / "results")
+        out = self.tmp / "report"
+        return run_generator("--results", res, "--tables", TABLES, "--out", out), out
+
+    def test_standard_report(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip().splitlines()[-1], str((out / "index.html").resolve()))
+        for name in (
+            "index.html",
+            "fujita2017-table1.html",
+            "fujita2017-table1.png",
+            "throughput.png",
+        ):
+            self.assertTrue((out / name).is_file(), name)
+        root = dom.parse((out / "fujita2017-table1.html").read_text())
+        for (row, column), (status, value, text) in synthetic.STANDARD_EXPECT.items():
+            c = cell(root, "measured", row, column)
+            self.assertEqual(c.attrs["data-status"], status, (row, column))
+            self.assertIn(text, c.text, (row, column))
+            if value is None:
+                self.assertEqual(c.attrs["data-value"], "", (row, column))
+            else:
+                self.assertEqual(c.attrs["data-value"], units.fmt3(value), (row, column))
+        self.assertEqual(
+            cell(root, "measured", "speed-up", "word-per-cell").attrs["data-value"], "66.7"
+        )
+        self.assertEqual(
+            cell(root, "ratio", "speed-up", "word-per-cell").attrs["data-value"], "1.34"
+        )
+        self.assertEqual(cell(root, "ratio", "CPU", "SINGLE-WORD").attrs["data-value"], "1.04")
+        self.assertEqual(cell(root, "published", "GPU", "SINGLE-WORD").attrs["data-value"], "478")
+        self.assertEqual(
+            cell(root, "published", "speed-up", "SINGLE-WORD").attrs["data-value"], "62.0"
+        )
+        self.assertIn("NVIDIA GeForce GTX TITAN X", root.text)
+        self.assertIn(synthetic.H100, root.text)
+        index = dom.parse((out / "index.html").read_text())
+        self.assertIsNotNone(index.find("a", href="fujita2017-table1.html"))
+        self.assertEqual(
+            len([n for n in index.iter() if "data-config" in n.attrs]),
+            len(synthetic.standard_results()),
+        )
+
+    def test_results_text_is_escaped(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        text = (out / "index.html").read_text()
+        self.assertNotIn("<script>", text)
+        self.assertIn("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;", text)
+        self.assertIsNone(dom.parse(text).find("script"))
+
+    def test_no_results_at_all(self):
+        out = self.tmp / "report"
+        proc = run_generator(
+            "--results", self.tmp / "never-written", "--tables", TABLES, "--out", out
+        )
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("does not exist", proc.stderr)
+        root = dom.parse((out / "fujita2017-table1.html").read_text())
+        measured_cells = root.find_all("td", data_kind="measured")
+        self.assertEqual(len(measured_cells), 9)
+        for c in measured_cells:
+            self.assertIn(c.attrs["data-status"], ("not_run",))
+            self.assertIn("not run", c.text)
+        self.assertIn(compare.NO_TIE, cell(root, "measured", "CPU", "word-per-cell").text)
+        self.assertTrue((out / "throughput.png").is_file())
+
+    def test_missing_manifest_and_empty_folder(self):
+        (self.tmp / "empty").mkdir()
+        res = synthetic.write_run(
+            self.tmp / "partial",
+            [synthetic.result("a", rate=1e9, tag=("CPU", "word-per-cell"))],
+            with_manifest=False,
+        )
+        proc = run_generator(
+            "--results",
+            self.tmp / "empty",
+            "--results",
+            res,
+            "--tables",
+            TABLES,
+            "--out",
+            self.tmp / "report",
+        )
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("manifest.json is missing", proc.stderr)
+        root = dom.parse((self.tmp / "report" / "fujita2017-table1.html").read_text())
+        self.assertEqual(cell(root, "measured", "CPU", "word-per-cell").attrs["data-value"], "1.00")
+
+    def test_malformed_results_json(self):
+        res = synthetic.standard_run(self.tmp / "results")
+        out = self.tmp / "report"
+        self.assertEqual(
+            run_generator("--results", res, "--tables", TABLES, "--out", out).returncode, 0
+        )
+        before = {p.name: p.read_bytes() for p in out.iterdir()}
+        (res / "cpu-bpbc.json").write_text('{"schema": 1, "configurations": [{"status": "ok",')
+        proc = run_generator("--results", res, "--tables", TABLES, "--out", out)
+        self.assert_one_line_error(proc, "cpu-bpbc.json", "malformed JSON", "line 1")
+        self.assertEqual(
+            {p.name: p.read_bytes() for p in out.iterdir()}, before
+        )  # old report intact
+        self.assertEqual(
+            sorted(p.name for p in self.tmp.iterdir()), ["report", "results"]
+        )  # no leftovers
+        proc = run_generator("--results", res, "--tables", TABLES, "--out", self.tmp / "fresh")
+        self.assert_one_line_error(proc, "malformed JSON")
+        self.assertFalse((self.tmp / "fresh").exists())
+
+    def test_results_of_the_wrong_shape(self):
+        cases = (
+            (
+                {"schema": 1, "configurations": [{"experiment": "a", "status": "weird"}]},
+                "'status' must be one of",
+            ),
+        )
+        cases += (({"schema": 2, "configurations": []}, "schema 2"),)
+        cases += (({"schema": 1, "configurations": {}}, "'configurations' must be a list"),)
+        cases += (
+            (
+                {"schema": 1, "configurations": [{"experiment": "a", "status": "ok"}]},
+                "no 'throughput'",
+            ),
+        )
+        cases += (([1, 2], "expected a JSON object"),)
+        for data, needle in cases:
+            with self.subTest(needle=needle):
+                folder = self.tmp / "bad"
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+                (folder / "a.json").write_text(json.dumps(data))
+                proc = run_generator(
+                    "--results", folder, "--tables", TABLES, "--out", self.tmp / "out"
+                )
+                self.assert_one_line_error(proc, needle, "a.json")
+                self.assertFalse((self.tmp / "out").exists())
+
+    def test_replaces_an_old_report_but_not_other_folders(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0)
+        (out / "stale.html").write_text("old")
+        proc = run_generator("--results", self.tmp / "results", "--tables", TABLES, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertFalse((out / "stale.html").exists())
+        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), ["report", "results"])
+        precious = self.tmp / "precious"
+        precious.mkdir()
+        (precious / "thesis.tex").write_text("keep me")
+        proc = run_generator(
+            "--results", self.tmp / "results", "--tables", TABLES, "--out", precious
+        )
+        self.assert_one_line_error(proc, "refusing to replace")
+        self.assertEqual((precious / "thesis.tex").read_text(), "keep me")
+
+    def test_usage_errors_are_one_line(self):
+        self.assert_one_line_error(run_generator("--out", self.tmp / "x"), "--results")
+        self.assert_one_line_error(
+            run_generator(
+                "--results", self.tmp, "--out", self.tmp / "x", "--tables", self.tmp / "nothing"
+            ),
+            "does not exist",
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
