@@ -1,3 +1,5 @@
+include(LifebenchOpenCL)
+
 # lifebench_add_experiment(NAME <name> BACKEND cpu|simd|cuda|opencl SOURCES <files...>
 #                          [LIBRARIES <targets...>] [TEST_ONLY])
 #
