@@ -2,19 +2,19 @@
 // the word-per-cell CPU implementation of Fujita et al. (seed 003, Table 1).
 // Nine loads per cell (itself and eight neighbours), the next state from the
 // neighbour sum, into a second grid; the two grids are swapped by pointer.
+#include "lifebench/experiment.hpp"
+
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
 
-#include "lifebench/experiment.hpp"
-
 namespace lifebench {
 namespace {
 
 class TrivialSimulator final : public Simulator {
- public:
+public:
   explicit TrivialSimulator(const Problem& problem)
       : problem_(problem), current_(problem.shape), next_(problem.shape),
         dead_row_(static_cast<std::size_t>(problem.shape.width), 0) {
@@ -35,7 +35,7 @@ class TrivialSimulator final : public Simulator {
     }
   }
 
- private:
+private:
   /// Row y's neighbour row at y + dy: wrapped on a torus, all dead outside a plane.
   [[nodiscard]] const std::uint8_t* row(std::int64_t y) const {
     const std::int64_t h = problem_.shape.height;
@@ -63,7 +63,7 @@ class TrivialSimulator final : public Simulator {
       };
       std::uint8_t* out = next_.data() + y * w;
       for (std::int64_t x = 0; x < w; ++x) {
-        const int sum = column(x - 1) + above[x] + below[x] + column(x + 1);  // formula (1)
+        const int sum = column(x - 1) + above[x] + below[x] + column(x + 1); // formula (1)
         out[x] = rule_table_[middle[x]][sum];
       }
     }
@@ -76,8 +76,8 @@ class TrivialSimulator final : public Simulator {
   std::array<std::array<std::uint8_t, 9>, 2> rule_table_{};
 };
 
-}  // namespace
-}  // namespace lifebench
+} // namespace
+} // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .name = "cpu-trivial",
