@@ -134,7 +134,7 @@ private:
   int current_ = 0;
 };
 
-std::optional<std::string> unsupported(const Problem& problem, const Params&) {
+std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
   if (problem.rule.topology != Topology::square) {
     return "square-grid rules only (this rule is " + to_string(problem.rule.topology) + ")";
   }

@@ -57,6 +57,7 @@ std::map<std::string, std::string> parse_param_pairs(const std::vector<std::stri
 Params resolve_params(const std::string& experiment, const std::vector<Axis>& axes,
                       const std::map<std::string, std::string>& given) {
   std::vector<std::string> names;
+  names.reserve(axes.size());
   for (const auto& axis : axes)
     names.push_back(axis.name);
   for (const auto& [name, value] : given) {

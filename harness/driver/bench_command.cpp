@@ -9,11 +9,11 @@
 #include "sweep.hpp"
 #include "text.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <stdlib.h>
 #include <unistd.h>
 
 namespace lifebench::driver {
@@ -84,7 +84,7 @@ nlohmann::json run_configuration(const Configuration& c, double time_limit_s,
   ProcessRequest request;
   request.argv = {e.binary.string(), "bench"};
   for (const auto& [name, value] : c.params) {
-    request.argv.push_back("--param");
+    request.argv.emplace_back("--param");
     request.argv.push_back(name + "=" + value);
   }
   for (const auto& arg :
@@ -109,7 +109,7 @@ nlohmann::json run_configuration(const Configuration& c, double time_limit_s,
       result = nlohmann::json::parse(in, nullptr, false);
       const bool valid = !result.is_discarded() && result.is_object() &&
                          result.contains("status") && result["status"].is_string() &&
-                         kStatuses.count(result["status"].get<std::string>()) != 0;
+                         kStatuses.contains(result["status"].get<std::string>());
       if (!valid) result = own_result(c, "failed", "the result written is not a valid result");
     }
   } else if (outcome.end == ProcessOutcome::End::exited && outcome.exit_code == kExitUnavailable) {
@@ -170,7 +170,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   std::vector<std::string> experiments; // in sweep order, each once
   std::map<std::string, std::string> hashes;
   for (const auto& c : configurations) {
-    if (hashes.count(c.experiment->name) == 0) {
+    if (!hashes.contains(c.experiment->name)) {
       experiments.push_back(c.experiment->name);
       hashes[c.experiment->name] = binary_hash(c.experiment->binary);
     }

@@ -28,6 +28,7 @@ int list_command(const GlobalOptions& global) {
     rows.push_back({e.name, "-", "-", "broken: " + e.reason});
   if (rows.empty()) {
     std::vector<std::string> searched;
+    searched.reserve(folders.size());
     for (const auto& folder : folders)
       searched.push_back(folder.string());
     throw Error(

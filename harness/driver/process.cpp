@@ -246,6 +246,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
 void exec_process(const std::vector<std::string>& argv) {
   LIFEBENCH_EXPECTS(!argv.empty(), "exec_process: no command");
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& arg : argv)
     args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);

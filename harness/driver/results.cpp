@@ -28,7 +28,7 @@ bool is_temporary(const fs::path& file) {
 nlohmann::json read_json(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot read " + file.string());
-  const auto json = nlohmann::json::parse(in, nullptr, false);
+  auto json = nlohmann::json::parse(in, nullptr, false);
   if (json.is_discarded() || !json.is_object()) {
     throw Error(file.string() + " is not a JSON object");
   }

@@ -30,7 +30,7 @@ std::vector<std::map<std::string, std::string>>
 parameter_sets(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed) {
   std::vector<std::map<std::string, std::string>> sets{fixed};
   for (const auto& axis : info.axes) {
-    if (fixed.count(axis.name) != 0 || axis.allowed.empty()) continue;
+    if (fixed.contains(axis.name) || axis.allowed.empty()) continue;
     std::vector<std::map<std::string, std::string>> grown;
     for (const auto& set : sets) {
       for (const auto& value : axis.allowed) {

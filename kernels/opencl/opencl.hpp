@@ -255,7 +255,7 @@ public:
   static Runtime& get() {
     // Deliberately never destroyed: OpenCL objects released from static destructors,
     // after the ICD or the driver may have begun its own teardown, crash some platforms.
-    static Runtime* runtime = new Runtime();
+    static auto* runtime = new Runtime();
     return *runtime;
   }
 
@@ -291,8 +291,8 @@ private:
     context_ = call("creating an OpenCL context", [&] { return cl::Context(device_); });
   }
 
-  cl::Program build(const std::string& name, const std::string& source,
-                    const std::string& options) const {
+  [[nodiscard]] cl::Program build(const std::string& name, const std::string& source,
+                                  const std::string& options) const {
     cl::Program program =
         call("creating OpenCL program " + name, [&] { return cl::Program(context_, source); });
     try {

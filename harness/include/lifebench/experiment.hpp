@@ -59,7 +59,7 @@ public:
   [[nodiscard]] const std::string& get(const std::string& name) const; ///< throws Error if absent
   [[nodiscard]] std::int64_t
   get_int(const std::string& name) const; ///< throws Error if not an integer
-  [[nodiscard]] bool has(const std::string& name) const { return values_.count(name) != 0; }
+  [[nodiscard]] bool has(const std::string& name) const { return values_.contains(name); }
   [[nodiscard]] const std::map<std::string, std::string>& values() const { return values_; }
   [[nodiscard]] std::string to_string() const; ///< "a=1,b=x", sorted by name
 
