@@ -1,14 +1,18 @@
 // Writing through a temporary file beside the target and renaming it into
 // place: a rename within one directory is atomic, so readers see either the
-// old file or the whole new one, never a half-written one.
+// old file or the whole new one, never a half-written one. The file is synced
+// before the rename and the folder after it, so that a crash or power loss
+// cannot leave the new name on an empty file.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
 
 #include <cerrno>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <system_error>
+#include <unistd.h>
 
 namespace lifebench {
 namespace {
@@ -29,6 +33,16 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   return path.parent_path() / name;
 }
 
+/// Flushes `path` (a file or a folder) to the disk.
+void sync_to_disk(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot open " + path.string() + ": " + os_reason());
+  const int synced = ::fsync(fd);
+  const std::string reason = synced != 0 ? os_reason() : "";
+  ::close(fd);
+  if (synced != 0) throw Error("cannot sync " + path.string() + " to disk: " + reason);
+}
+
 } // namespace
 
 void write_file_atomically(const std::filesystem::path& path,
@@ -42,6 +56,7 @@ void write_file_atomically(const std::filesystem::path& path,
     if (!out) throw Error("cannot write " + temporary.string() + ": " + os_reason());
     out.close();
     if (out.fail()) throw Error("cannot write " + temporary.string() + ": " + os_reason());
+    sync_to_disk(temporary);
     std::error_code error;
     std::filesystem::rename(temporary, path, error);
     if (error) {
@@ -54,6 +69,8 @@ void write_file_atomically(const std::filesystem::path& path,
     std::filesystem::remove(temporary, ignored);
     throw;
   }
+  const std::filesystem::path folder = path.parent_path();
+  sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
 }
 
 } // namespace lifebench

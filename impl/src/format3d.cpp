@@ -58,7 +58,7 @@ Universe3D read_3d(std::istream& in, const std::string& source) {
   }
   const std::uint64_t m = decode_le64(m_bytes);
   if (m == 0) throw fail("M is 0");
-  // 2^21 cubed would already overflow; below it the cube is exact.
+  // Below 2^21 the cube fits in 63 bits, so it is computed exactly.
   if (m >= (std::uint64_t{1} << 21U) || m * m * m > static_cast<std::uint64_t>(max_cells)) {
     throw fail("M = " + std::to_string(m) + " is too large (more than 2^40 cells)");
   }

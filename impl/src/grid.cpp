@@ -8,14 +8,41 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <new>
+#include <unistd.h>
 
 namespace lifebench {
+namespace {
+
+/// Physical memory of this machine in bytes, or 0 where it cannot be told.
+std::uint64_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+} // namespace
 
 Grid::Grid(Shape shape) : shape_(shape) {
   if (auto reason = invalid_shape_reason(shape)) {
     throw Error("grid " + shape.to_string() + ": " + *reason);
   }
-  cells_.assign(static_cast<std::size_t>(shape.cells()), 0);
+  // Refused up front: with overcommit, a grid larger than the machine would be
+  // allocated and then killed while it is filled.
+  const auto bytes = static_cast<std::uint64_t>(shape.cells());
+  const std::uint64_t memory = physical_memory_bytes();
+  if (memory != 0 && bytes > memory) {
+    throw Error("grid " + shape.to_string() + " needs " + std::to_string(bytes >> 20) +
+                " MiB of host memory (one byte per cell); this machine has " +
+                std::to_string(memory >> 20) + " MiB");
+  }
+  try {
+    cells_.assign(static_cast<std::size_t>(bytes), 0);
+  } catch (const std::bad_alloc&) {
+    throw Error("grid " + shape.to_string() + ": cannot allocate " + std::to_string(bytes >> 20) +
+                " MiB of host memory");
+  }
 }
 
 std::int64_t Grid::population() const {

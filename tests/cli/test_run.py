@@ -127,6 +127,17 @@ class RunReal(lbtest.CliTestCase):
             "larger than the 2x2 grid")
         self.assertNoOutput()
 
+    def test_grid_larger_than_memory(self):
+        # 10^12 cells pass the 2^40 bound of a problem but not this machine's memory,
+        # whether asked for as a soup or by a 60-byte RLE header.
+        self.assertOneErrorLine(self.run_trivial("--soup", "1000000x1000000,0.5,1",
+                                                 "--generations", "1"),
+                                "1000000x1000000", "MiB of host memory")
+        huge = self.box.write("huge.rle", "x = 1000000, y = 1000000, rule = B3/S23:T64,64\no!\n")
+        self.assertOneErrorLine(self.run_trivial("--input", huge, "--generations", "1"),
+                                "1000000x1000000", "MiB of host memory")
+        self.assertNoOutput()
+
     def test_wrong_family(self):
         self.assertOneErrorLine(self.run_trivial("--soup", "16x16,0.5,1", "--rule",
                                                  "B2/S34H:T16,16", "--generations", "1"),

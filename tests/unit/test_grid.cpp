@@ -27,6 +27,16 @@ TEST(Grid, RefusesBadShapes) {
   EXPECT_THROW(Grid(Shape{std::int64_t{1} << 21, std::int64_t{1} << 21, 1}), Error);
 }
 
+TEST(Grid, RefusesMoreThanTheMachinesMemory) {
+  // 2^40 cells is a valid problem (bit-packed on a GPU) but a 1 TiB host grid.
+  try {
+    Grid(Shape{std::int64_t{1} << 20, std::int64_t{1} << 20, 1});
+    FAIL() << "a 1 TiB grid was allocated";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("MiB of host memory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Grid, FirstDifference) {
   const Grid a = grid_from_rows({"....", ".o..", "...."});
   Grid b = a;

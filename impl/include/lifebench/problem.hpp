@@ -69,8 +69,8 @@ struct RuleSpec {
 /// Parses a rule string with optional bound; throws Error naming the fault.
 RuleSpec parse_rule_spec(std::string_view text);
 
-/// The most cells a grid may have: larger sizes are refused before anything is
-/// allocated, so that a typing error cannot exhaust memory.
+/// The most cells a problem may have (2^40: 128 GiB bit-packed). Host grids, one
+/// byte per cell, are further bounded by the machine's memory (see Grid).
 inline constexpr std::int64_t max_cells = std::int64_t{1} << 40;
 
 /// Why `shape` cannot be a grid (a size not positive, more than max_cells cells), or nothing.
