@@ -8,4 +8,4 @@ target_compile_options(lifebench_warnings INTERFACE
   $<$<AND:$<BOOL:${LIFEBENCH_WERROR}>,$<COMPILE_LANGUAGE:CXX>>:-Werror>
   # GCC 12 reports false -Wrestrict positives inside std::string at -O3 (GCC PR 105329).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>,$<COMPILE_LANGUAGE:CXX>>:-Wno-restrict>
-  $<$<AND:$<BOOL:${LIFEBENCH_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:-Werror=all-warnings>)
+  $<$<AND:$<BOOL:${LIFEBENCH_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:-Werror=all-warnings -Xcompiler=-Werror>)

@@ -217,11 +217,8 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
-  if (problem.rule.topology != Topology::square) {
-    return "square-grid rules only (this rule is " + to_string(problem.rule.topology) + ")";
-  }
+  // The harness refuses other families (ExperimentInfo::family) before asking.
   const Shape& shape = problem.shape;
-  if (shape.depth != 1) return std::string("two-dimensional grids only");
   if (shape.width > std::numeric_limits<int>::max()) {
     return std::string("width must be below 2^31 (32-bit signed coordinates)");
   }

@@ -135,18 +135,15 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
-  if (problem.rule.topology != Topology::square) {
-    return "square-grid rules only (this rule is " + to_string(problem.rule.topology) + ")";
-  }
+  // The harness refuses other families (ExperimentInfo::family) before asking.
   const Shape& shape = problem.shape;
-  if (shape.depth != 1) return std::string("two-dimensional grids only");
   if (shape.width % kBits != 0) {
     return "width must be a multiple of 32: each work-item updates one 32-bit word of 32 "
            "horizontally adjacent cells (width is " +
            std::to_string(shape.width) + ")";
   }
   if (shape.cells() / kBits > std::numeric_limits<cl_uint>::max()) {
-    return std::string("at most 2^32 words (the kernel indexes words with 32-bit integers)");
+    return std::string("fewer than 2^32 words (the kernel indexes words with 32-bit integers)");
   }
   return std::nullopt;
 }

@@ -335,7 +335,12 @@ inline double elapsed_seconds(const cl::Event& first, const cl::Event& last) {
     last.wait();
     const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
     const cl_ulong end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    return end > start ? static_cast<double>(end - start) * 1e-9 : 0.0;
+    // A zero or negative span would be published as an infinite throughput.
+    if (end <= start) {
+      throw Error("OpenCL profiling gave an end time (" + std::to_string(end) +
+                  " ns) not after the start (" + std::to_string(start) + " ns)");
+    }
+    return static_cast<double>(end - start) * 1e-9;
   });
 }
 
