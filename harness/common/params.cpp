@@ -1,21 +1,12 @@
 #include "lifebench/params.hpp"
 
 #include "lifebench/error.hpp"
+#include "lifebench/join.hpp"
 
 #include <algorithm>
 #include <charconv>
 
 namespace lifebench {
-namespace {
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items)
-    out += (out.empty() ? "" : ", ") + item;
-  return out.empty() ? "none" : out;
-}
-
-} // namespace
 
 const std::string& Params::get(const std::string& name) const {
   const auto it = values_.find(name);

@@ -73,14 +73,19 @@ nlohmann::json own_result(const Configuration& c, const std::string& status,
           {"verification", {{"status", "not_run"}}}};
 }
 
-/// Interrupted by SIGINT or SIGTERM: stop, keep what is recorded.
+/// Interrupted by SIGINT, SIGTERM or SIGHUP: stop, keep what is recorded.
 struct Interrupted {};
 
-/// Runs one configuration in its own process; returns its result.
-nlohmann::json run_configuration(const Configuration& c, double time_limit_s,
-                                 const fs::path& json_out) {
+/// What running one configuration gave.
+struct Measured {
+  nlohmann::json result;
+  std::optional<double> wall_s; ///< how long its process ran; none when none ran
+};
+
+/// Runs one configuration in its own process.
+Measured run_configuration(const Configuration& c, double time_limit_s, const fs::path& json_out) {
   const Experiment& e = *c.experiment;
-  if (!e.available) return own_result(c, "unavailable", e.reason);
+  if (!e.available) return {own_result(c, "unavailable", e.reason), std::nullopt};
   ProcessRequest request;
   request.argv = {e.binary.string(), "bench"};
   for (const auto& [name, value] : c.params) {
@@ -122,8 +127,21 @@ nlohmann::json run_configuration(const Configuration& c, double time_limit_s,
       !result.contains("stderr_tail")) {
     result["stderr_tail"] = outcome.stderr_tail;
   }
-  result["wall_s"] = outcome.wall_s;
-  return result;
+  return {std::move(result), outcome.wall_s};
+}
+
+/// An earlier result stands when the same binary ran the same configuration with
+/// the same repetitions and warmup (a result timed nothing when it has no timing).
+/// "unavailable" is not a measurement: it is tried again (the device may be back).
+bool still_valid(const nlohmann::json& previous, const Configuration& c, const std::string& hash) {
+  if (previous.value("binary_hash", "") != hash) return false;
+  if (previous.value("status", "") == "unavailable") return false;
+  const auto timing = previous.find("timing");
+  if (timing == previous.end()) return true;
+  const auto equals = [&](const char* key, int value) {
+    return timing->contains(key) && timing->at(key) == value;
+  };
+  return equals("repetitions", c.repetitions) && equals("warmup", c.warmup);
 }
 
 /// "ok 1.23e9 cells/s (2.1 s)", "FAILED: time limit of 60 s exceeded (65 s)".
@@ -179,15 +197,14 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
   ResultsFolder folder(out, options.resume);
-  // Results of an earlier run that still stand: same configuration, same binary.
-  // "unavailable" is not a measurement: it is tried again (the device may be back).
+  // Results of an earlier run that still stand, under this sweep's tag.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
   for (std::size_t i = 0; i < configurations.size(); ++i) {
     const Configuration& c = configurations[i];
     auto previous = folder.previous(c.experiment->name, c.config_id);
-    if (previous && previous->value("binary_hash", "") == hashes[c.experiment->name] &&
-        previous->value("status", "") != "unavailable") {
+    if (previous && still_valid(*previous, c, hashes[c.experiment->name])) {
+      (*previous)["tag"] = c.tag_json();
       kept[i] = std::move(previous);
       ++kept_count;
     }
@@ -229,11 +246,13 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                              {"build", build_environment()},
                              {"host", host_environment()},
                              {"experiments", manifest_experiments}};
+  // Kept results are recorded before anything is written, so that no file is
+  // ever rewritten without them.
   folder.start(manifest, experiments, total);
   for (std::size_t i = 0; i < total; ++i) {
     if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
   }
-  if (kept_count > 0) folder.write_all();
+  folder.write_all();
   std::cout << "lifebench: " << total << " configurations";
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
   std::cout << "; results in " << out.string() << std::endl;
@@ -254,13 +273,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     std::cout.flush();
     const double limit = options.time_limit_s.value_or(c.time_limit_s);
     try {
-      nlohmann::json result =
+      auto [result, wall] =
           run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"));
-      std::optional<double> wall;
-      if (result.contains("wall_s")) {
-        wall = result["wall_s"].get<double>();
-        result.erase("wall_s");
-      }
       result["config_id"] = c.config_id;
       result["tag"] = c.tag_json();
       result["binary_hash"] = hashes[c.experiment->name];

@@ -2,16 +2,13 @@
 // Error for anything that stops it (main() prints it as one line).
 #pragma once
 
+#include "lifebench/exit_codes.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace lifebench::driver {
-
-inline constexpr int kExitFailed = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitUnavailable = 77; // as the experiment executables
-inline constexpr int kExitInterrupted = 130;
 
 struct GlobalOptions {
   std::vector<std::string> experiment_folders; ///< --experiments, repeatable

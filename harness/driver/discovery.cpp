@@ -22,6 +22,12 @@ constexpr std::string_view kPrefix = "lifebench-exp-";
 constexpr double kDescribeTimeLimitS = 20; // a CUDA runtime may take seconds to initialise
 constexpr unsigned kParallelDescribes = 8;
 
+/// An executable named `lifebench-exp-<name>`, not yet described.
+struct Candidate {
+  std::string name;
+  std::filesystem::path binary;
+};
+
 fs::path program_folder() {
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
@@ -104,50 +110,8 @@ Experiment describe(const Candidate& candidate) {
   }
 }
 
-} // namespace
-
-fs::path Experiment::sweep_file() const {
-  return binary.parent_path() / (name + ".sweep.toml");
-}
-
-nlohmann::json Experiment::summary() const {
-  return {{"available", available},
-          {"reason", available ? nlohmann::json(nullptr) : nlohmann::json(reason)},
-          {"backend", backend},
-          {"family", family},
-          {"source", source},
-          {"technique", technique},
-          {"binary", binary.string()}};
-}
-
-const Experiment* Catalog::find(const std::string& name) const {
-  const auto it = std::find_if(experiments.begin(), experiments.end(),
-                               [&](const Experiment& e) { return e.name == name; });
-  return it == experiments.end() ? nullptr : &*it;
-}
-
-const BrokenExperiment* Catalog::find_broken(const std::string& name) const {
-  const auto it = std::find_if(broken.begin(), broken.end(),
-                               [&](const BrokenExperiment& e) { return e.name == name; });
-  return it == broken.end() ? nullptr : &*it;
-}
-
-std::vector<std::string> Catalog::all_names() const {
-  std::vector<std::string> names;
-  for (const auto& e : experiments)
-    names.push_back(e.name);
-  for (const auto& e : broken)
-    names.push_back(e.name);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-void Catalog::warn_broken() const {
-  for (const auto& e : broken) {
-    std::cerr << "lifebench: warning: " << e.binary.string() << ": " << e.reason << "\n";
-  }
-}
-
+/// The `lifebench-exp-<name>` executables in `folders`, by name; a name found twice:
+/// the first folder wins and the other is reported on standard error.
 std::vector<Candidate> find_candidates(const std::vector<fs::path>& folders) {
   std::vector<Candidate> found;
   for (const auto& folder : folders) {
@@ -176,6 +140,40 @@ std::vector<Candidate> find_candidates(const std::vector<fs::path>& folders) {
     }
   }
   return found;
+}
+
+} // namespace
+
+fs::path Experiment::sweep_file() const {
+  return binary.parent_path() / (name + ".sweep.toml");
+}
+
+nlohmann::json Experiment::summary() const {
+  return {{"available", available},
+          {"reason", available ? nlohmann::json(nullptr) : nlohmann::json(reason)},
+          {"backend", backend},
+          {"family", family},
+          {"source", source},
+          {"technique", technique},
+          {"binary", binary.string()}};
+}
+
+const Experiment* Catalog::find(const std::string& name) const {
+  const auto it = std::find_if(experiments.begin(), experiments.end(),
+                               [&](const Experiment& e) { return e.name == name; });
+  return it == experiments.end() ? nullptr : &*it;
+}
+
+const BrokenExperiment* Catalog::find_broken(const std::string& name) const {
+  const auto it = std::find_if(broken.begin(), broken.end(),
+                               [&](const BrokenExperiment& e) { return e.name == name; });
+  return it == broken.end() ? nullptr : &*it;
+}
+
+void Catalog::warn_broken() const {
+  for (const auto& e : broken) {
+    std::cerr << "lifebench: warning: " << e.binary.string() << ": " << e.reason << "\n";
+  }
 }
 
 std::vector<fs::path> experiment_folders(const std::vector<std::string>& given) {
@@ -211,6 +209,10 @@ std::vector<fs::path> experiment_folders(const std::vector<std::string>& given) 
 Catalog discover(const std::vector<fs::path>& folders,
                  const std::function<bool(const std::string&)>& wanted) {
   std::vector<Candidate> candidates = find_candidates(folders);
+  Catalog catalog;
+  for (const auto& candidate : candidates)
+    catalog.names.push_back(candidate.name);
+  std::sort(catalog.names.begin(), catalog.names.end());
   if (wanted) {
     std::erase_if(candidates, [&](const Candidate& c) { return !wanted(c.name); });
   }
@@ -236,8 +238,6 @@ Catalog discover(const std::vector<fs::path>& folders,
   for (auto& thread : pool)
     thread.join();
 
-  Catalog catalog;
-  catalog.folders = folders;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (described[i]) {
       catalog.experiments.push_back(std::move(*described[i]));

@@ -38,14 +38,12 @@ struct BrokenExperiment {
 
 /// Every experiment found, by name.
 struct Catalog {
-  std::vector<std::filesystem::path> folders; ///< searched, in order
-  std::vector<Experiment> experiments;        ///< sorted by name
-  std::vector<BrokenExperiment> broken;       ///< sorted by name
+  std::vector<std::string> names;       ///< every executable found, wanted or not, sorted
+  std::vector<Experiment> experiments;  ///< sorted by name
+  std::vector<BrokenExperiment> broken; ///< sorted by name
 
   [[nodiscard]] const Experiment* find(const std::string& name) const;
   [[nodiscard]] const BrokenExperiment* find_broken(const std::string& name) const;
-  /// Names of every executable found, described or not.
-  [[nodiscard]] std::vector<std::string> all_names() const;
   /// Prints one warning line per broken experiment to standard error.
   void warn_broken() const;
 };
@@ -53,16 +51,6 @@ struct Catalog {
 /// The folders to search: `given` (--experiments; each must exist), then the
 /// entries of LIFEBENCH_EXPERIMENTS_PATH, then `experiments/` beside this program.
 std::vector<std::filesystem::path> experiment_folders(const std::vector<std::string>& given);
-
-/// An executable named `lifebench-exp-<name>`, not yet described.
-struct Candidate {
-  std::string name;
-  std::filesystem::path binary;
-};
-
-/// The `lifebench-exp-<name>` executables in `folders`, by name; a name found twice:
-/// the first folder wins and the other is reported on standard error.
-std::vector<Candidate> find_candidates(const std::vector<std::filesystem::path>& folders);
 
 /// Finds the `lifebench-exp-<name>` executables in `folders` (a name found twice:
 /// the first folder wins and the other is reported) and describes those whose name

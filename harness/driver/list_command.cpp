@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "discovery.hpp"
 #include "lifebench/error.hpp"
+#include "process.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -19,6 +20,7 @@ struct Row {
 int list_command(const GlobalOptions& global) {
   const auto folders = experiment_folders(global.experiment_folders);
   const Catalog catalog = discover(folders);
+  if (interrupt_signal() != 0) return kExitInterrupted;
   std::vector<Row> rows;
   for (const auto& e : catalog.experiments) {
     rows.push_back(

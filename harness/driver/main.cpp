@@ -1,6 +1,7 @@
 // The lifebench driver: list, run, verify and bench the experiment executables.
 #include "commands.hpp"
 #include "lifebench/build_info.hpp"
+#include "lifebench/cli.hpp"
 #include "lifebench/error.hpp"
 #include "process.hpp"
 
@@ -76,18 +77,7 @@ int main_with_errors(int argc, char** argv) {
               << "' (commands: list, run, verify, bench)\n";
     return kExitUsage;
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    if (const auto newline = message.find('\n'); newline != std::string::npos) {
-      message.resize(newline);
-    }
-    std::cerr << "lifebench: error: " << message << " (see lifebench --help)\n";
-    return kExitUsage;
-  }
+  if (const auto status = parse_command_line(app, argc, argv, "lifebench --help")) return *status;
 
   install_interrupt_handlers();
   if (list->parsed()) return list_command(global);
@@ -106,6 +96,6 @@ int main(int argc, char** argv) {
     return lifebench::driver::main_with_errors(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "lifebench: error: " << e.what() << "\n";
-    return lifebench::driver::kExitFailed;
+    return lifebench::kExitFailed;
   }
 }

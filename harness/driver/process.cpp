@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -20,10 +21,13 @@
 namespace lifebench::driver {
 namespace {
 
-volatile std::sig_atomic_t g_interrupt = 0;
+// Set by the signal handler, read by the threads that run describe processes:
+// an atomic, and a lock-free one so that the handler may touch it.
+std::atomic<int> g_interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void on_interrupt(int signal) {
-  g_interrupt = signal;
+  g_interrupt.store(signal);
 }
 
 using Clock = std::chrono::steady_clock;
@@ -81,9 +85,12 @@ struct Stream {
   std::ostream* echo = nullptr;
   bool open = true;
 
+  /// Reads what is there, but at most kMaxReads buffers, so that a child that
+  /// writes nonstop cannot keep the caller from its time limit checks.
   void read_available() {
+    constexpr int kMaxReads = 16;
     std::array<char, 65536> buffer{};
-    while (open) {
+    for (int reads = 0; open && reads < kMaxReads; ++reads) {
       const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
       if (n > 0) {
         const auto size = static_cast<std::size_t>(n);
@@ -92,9 +99,7 @@ struct Stream {
         if (echo != nullptr) echo->write(buffer.data(), n).flush();
       } else if (n == 0) {
         open = false;
-      } else if (errno == EINTR) {
-        continue;
-      } else {
+      } else if (errno != EINTR) {
         if (errno != EAGAIN && errno != EWOULDBLOCK) open = false;
         return;
       }
@@ -202,7 +207,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
       if (request.time_limit_s && now >= *request.time_limit_s) {
         outcome.end = ProcessOutcome::End::timed_out;
         stopping = true;
-      } else if (g_interrupt != 0) {
+      } else if (g_interrupt.load() != 0) {
         outcome.end = ProcessOutcome::End::interrupted;
         stopping = true;
       }
@@ -266,7 +271,7 @@ void install_interrupt_handlers() {
 }
 
 int interrupt_signal() {
-  return g_interrupt;
+  return g_interrupt.load();
 }
 
 } // namespace lifebench::driver

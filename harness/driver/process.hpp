@@ -24,7 +24,7 @@ struct ProcessOutcome {
     exited,      ///< exit_code holds its status
     signalled,   ///< killed by `signal`, not by us
     timed_out,   ///< ran past the time limit; we killed it
-    interrupted, ///< we were interrupted (SIGINT, SIGTERM) and killed it
+    interrupted, ///< we were interrupted (SIGINT, SIGTERM, SIGHUP) and killed it
   };
   End end = End::exited;
   int exit_code = 0;
@@ -45,7 +45,7 @@ ProcessOutcome run_process(const ProcessRequest& request);
 /// Replaces this process with `argv`; throws Error when that fails.
 [[noreturn]] void exec_process(const std::vector<std::string>& argv);
 
-/// Makes SIGINT and SIGTERM set a flag that run_process() and the commands check
+/// Makes SIGINT, SIGTERM and SIGHUP set a flag that run_process() and the commands check
 /// instead of killing the driver, so a child is never left running on its own.
 void install_interrupt_handlers();
 

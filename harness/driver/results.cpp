@@ -1,15 +1,13 @@
 #include "results.hpp"
 
 #include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
 #include "text.hpp"
 
 #include <array>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <fcntl.h>
+#include <cstdio>
 #include <fstream>
-#include <unistd.h>
 
 namespace lifebench::driver {
 namespace {
@@ -17,12 +15,16 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kManifest = "manifest.json";
-constexpr const char* kTempMarker = ".tmp.";
 
-/// Our temporaries are ".<target>.tmp.<pid>": hidden, and never taken for results.
+/// write_file_atomically's temporaries are ".<target>.tmp-<random>": hidden, never
+/// taken for results, and left behind by a driver killed while writing.
 bool is_temporary(const fs::path& file) {
   const std::string name = file.filename().string();
-  return !name.empty() && name[0] == '.' && name.find(kTempMarker) != std::string::npos;
+  return name.starts_with('.') && name.find(".tmp-") != std::string::npos;
+}
+
+void write_text(const fs::path& file, const std::string& text) {
+  write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
 nlohmann::json read_json(const fs::path& file) {
@@ -33,18 +35,6 @@ nlohmann::json read_json(const fs::path& file) {
     throw Error(file.string() + " is not a JSON object");
   }
   return json;
-}
-
-void write_all_of(int fd, const std::string& text, const fs::path& file) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
-    }
-    done += static_cast<std::size_t>(n);
-  }
 }
 
 } // namespace
@@ -65,29 +55,6 @@ std::string binary_hash(const fs::path& file) {
   std::array<char, 19> text{};
   std::snprintf(text.data(), text.size(), "0x%016llx", static_cast<unsigned long long>(hash));
   return text.data();
-}
-
-void write_atomically(const fs::path& target, const std::string& text) {
-  const fs::path temporary = target.parent_path() / ("." + target.filename().string() +
-                                                     kTempMarker + std::to_string(::getpid()));
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error("cannot create " + temporary.string() + ": " + std::strerror(errno));
-  try {
-    write_all_of(fd, text, temporary);
-    if (::fsync(fd) != 0)
-      throw Error("cannot flush " + temporary.string() + ": " + std::strerror(errno));
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw;
-  }
-  ::close(fd);
-  if (::rename(temporary.c_str(), target.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw Error("cannot rename " + temporary.string() + " to " + target.string() + ": " +
-                std::strerror(error));
-  }
 }
 
 ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
@@ -154,7 +121,6 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
                                  {"failed", 0},    {"unsupported", 0}, {"unavailable", 0}};
   for (const auto& experiment : experiments)
     results_[experiment];
-  write_all();
 }
 
 void ResultsFolder::record(std::size_t position, const std::string& experiment,
@@ -190,11 +156,11 @@ void ResultsFolder::write_experiment(const std::string& experiment) const {
   }
   const nlohmann::json file = {
       {"schema", 1}, {"experiment", experiment}, {"configurations", configurations}};
-  write_atomically(dir_ / (experiment + ".json"), file.dump(2) + "\n");
+  write_text(dir_ / (experiment + ".json"), file.dump(2) + "\n");
 }
 
 void ResultsFolder::write_manifest() const {
-  write_atomically(dir_ / kManifest, manifest_.dump(2) + "\n");
+  write_text(dir_ / kManifest, manifest_.dump(2) + "\n");
 }
 
 } // namespace lifebench::driver

@@ -16,10 +16,6 @@ namespace lifebench::driver {
 /// 64-bit FNV-1a of a file's bytes, as "0x" and 16 hex digits; throws Error if unreadable.
 std::string binary_hash(const std::filesystem::path& file);
 
-/// Writes `text` to a temporary file beside `target`, flushes it to disk and renames
-/// it over `target`: a reader sees the old file or the new one, never half of one.
-void write_atomically(const std::filesystem::path& target, const std::string& text);
-
 class ResultsFolder {
 public:
   /// Checks `dir` without touching it: an existing non-empty folder needs `resume`,
@@ -32,8 +28,9 @@ public:
   [[nodiscard]] std::optional<nlohmann::json> previous(const std::string& experiment,
                                                        const std::string& config_id) const;
 
-  /// Creates the folder and writes the manifest (its "started" kept from an earlier
-  /// run when resuming) and an <experiment>.json for each of `experiments`.
+  /// Creates the folder and prepares the manifest (its "started" kept from an earlier
+  /// run when resuming) and an <experiment>.json for each of `experiments`; writes
+  /// nothing, so that the results kept from an earlier run can be recorded first.
   void start(nlohmann::json manifest, const std::vector<std::string>& experiments,
              std::size_t total);
 
@@ -42,7 +39,7 @@ public:
   void record(std::size_t position, const std::string& experiment, nlohmann::json result,
               bool write = true);
 
-  /// Writes every file (after records made with write = false).
+  /// Writes every file: after start() and the records made with write = false.
   void write_all();
 
   /// Sets "finished" and writes the manifest.

@@ -14,15 +14,13 @@ int run_command(const GlobalOptions& global, const std::string& impl,
   const auto folders = experiment_folders(global.experiment_folders);
   // Only the one asked for is described.
   const Catalog catalog = discover(folders, [&](const std::string& name) { return name == impl; });
+  if (interrupt_signal() != 0) return kExitInterrupted;
   if (const auto* broken = catalog.find_broken(impl)) {
     throw Error(impl + " cannot be used: " + broken->reason);
   }
   const Experiment* e = catalog.find(impl);
   if (e == nullptr) {
-    std::vector<std::string> known;
-    for (const auto& candidate : find_candidates(folders))
-      known.push_back(candidate.name);
-    throw Error("unknown experiment '" + impl + "' (known: " + join(known) + ")");
+    throw Error("unknown experiment '" + impl + "' (known: " + join(catalog.names) + ")");
   }
   if (!e->available) {
     std::cerr << "lifebench: error: " << e->name << " is unavailable: " << e->reason << "\n";

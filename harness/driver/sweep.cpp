@@ -173,8 +173,7 @@ SweepRun read_run(const toml::table& table, const std::string& file, int index,
         reader.fail("experiment '" + *experiment + "' cannot be used: " + broken->reason,
                     reader.find("experiment"));
       }
-      reader.fail("unknown experiment '" + *experiment + "' (known: " + join(catalog.all_names()) +
-                      ")",
+      reader.fail("unknown experiment '" + *experiment + "' (known: " + join(catalog.names) + ")",
                   reader.find("experiment"));
     }
   }

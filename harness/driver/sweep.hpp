@@ -1,17 +1,22 @@
 // Sweep files: reading and checking them against the experiments' descriptions,
 // choosing runs by sweep name, and expanding runs into configurations.
 //
+// clang-format off
 //   [[run]]
-//   sweeps = ["cpu", "gpu"]             # named sweeps that include it (required in
-//   <name>.sweep.toml) experiment = "cpu-trivial"          # required in a standalone file rule =
-//   "B3/S23"                     # default: the family's boundary = "torus"                  #
-//   torus | dead shape = ["1024x1024", "4096x4096"]  # string or list generations = 16 repetitions
-//   = 5                     # default 5 warmup = 1                          # default 1
+//   sweeps = ["cpu", "gpu"]             # named sweeps including it (required in <name>.sweep.toml)
+//   experiment = "cpu-trivial"          # required in a standalone file
+//   rule = "B3/S23"                     # default: the family's
+//   boundary = "torus"                  # torus | dead
+//   shape = ["1024x1024", "4096x4096"]  # string or list
+//   generations = 16                    # required
+//   repetitions = 5                     # default 5
+//   warmup = 1                          # default 1
 //   time_limit_s = 600                  # default 600
 //   params = { variant = ["a", "b"], threads = 4 }  # lists multiply
 //   table = "fujita2017-table1"         # with row and column: the published cell measured
 //   row = "CPU"
 //   column = "word-per-cell"
+// clang-format on
 #pragma once
 
 #include "discovery.hpp"

@@ -8,17 +8,6 @@
 
 namespace lifebench::driver {
 
-std::string join(const std::vector<std::string>& items, std::string_view separator,
-                 std::string_view none) {
-  if (items.empty()) return std::string(none);
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
-  return out;
-}
-
 bool glob_match(const std::string& pattern, const std::string& name) {
   return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
 }

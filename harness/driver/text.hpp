@@ -1,15 +1,13 @@
 // Small text and time helpers of the driver.
 #pragma once
 
+#include "lifebench/join.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace lifebench::driver {
-
-/// "a, b, c"; `none` when empty.
-std::string join(const std::vector<std::string>& items, std::string_view separator = ", ",
-                 std::string_view none = "none");
 
 /// Shell-style wildcard match (`*`, `?`, `[...]`) of a whole name.
 bool glob_match(const std::string& pattern, const std::string& name);

@@ -23,11 +23,10 @@ int verify_command(const GlobalOptions& global, const VerifyOptions& options) {
   const auto folders = experiment_folders(global.experiment_folders);
   const Catalog catalog =
       discover(folders, [&](const std::string& name) { return glob_match(options.impl, name); });
+  if (interrupt_signal() != 0) return kExitInterrupted;
   if (catalog.experiments.empty() && catalog.broken.empty()) {
-    std::vector<std::string> known;
-    for (const auto& candidate : find_candidates(folders))
-      known.push_back(candidate.name);
-    throw Error("no experiment matches '" + options.impl + "' (known: " + join(known) + ")");
+    throw Error("no experiment matches '" + options.impl + "' (known: " + join(catalog.names) +
+                ")");
   }
   std::vector<Verdict> verdicts;
   for (const auto& e : catalog.broken)

@@ -107,11 +107,12 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
 nlohmann::json bench(const ExperimentInfo& info, const Params& params,
                      const BenchRequest& request) {
   nlohmann::json result = base_result(info, params, request);
-  if (auto reason = info.unavailable()) return failed(result, "unavailable", *reason);
-  if (auto reason = unsupported_reason(info, request.problem, params)) {
-    return failed(result, "unsupported", *reason);
-  }
   try {
+    // The backend's own queries may throw too (a driver that fails to load).
+    if (auto reason = info.unavailable()) return failed(result, "unavailable", *reason);
+    if (auto reason = unsupported_reason(info, request.problem, params)) {
+      return failed(result, "unsupported", *reason);
+    }
     if (auto reason = verify_before_timing(info, params, request, result)) {
       return failed(result, "failed", *reason);
     }

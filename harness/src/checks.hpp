@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lifebench/error.hpp"
+#include "lifebench/exit_codes.hpp"
 #include "lifebench/experiment.hpp"
 
 #include <optional>
@@ -15,7 +16,6 @@ class Unavailable : public Error {
 public:
   using Error::Error;
 };
-inline constexpr int kExitUnavailable = 77;
 
 /// Throws Unavailable with the experiment's reason when its backend is missing.
 void require_available(const ExperimentInfo& info);

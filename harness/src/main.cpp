@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "conformance.hpp"
 #include "lifebench/build_info.hpp"
+#include "lifebench/cli.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/state_io.hpp"
 #include "verification.hpp"
@@ -68,9 +69,12 @@ int main_with_errors(int argc, char** argv) {
   std::optional<std::uint64_t> verify_generations_given;
   std::uint64_t seed = 1;
   verify_cmd->add_option("--param", pairs, "Parameter name=value (repeatable; pins it)");
-  verify_cmd->add_option("--problem", verify_problem, "Rule with bounded grid");
-  verify_cmd->add_option("--generations", verify_generations_given, "Generations");
-  verify_cmd->add_option("--seed", seed, "Soup seed");
+  auto* problem_option =
+      verify_cmd->add_option("--problem", verify_problem, "Rule with bounded grid");
+  // Without --problem the conformance matrix runs, which has its own generations and seeds.
+  verify_cmd->add_option("--generations", verify_generations_given, "Generations")
+      ->needs(problem_option);
+  verify_cmd->add_option("--seed", seed, "Soup seed")->needs(problem_option);
 
   auto* bench_cmd = app.add_subcommand("bench", "Verify, then time one configuration");
   std::string bench_problem;
@@ -79,14 +83,15 @@ int main_with_errors(int argc, char** argv) {
   bench_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
   bench_cmd->add_option("--problem", bench_problem, "Rule with bounded grid")->required();
   bench_cmd->add_option("--generations", bench_request.generations, "Generations per repetition")
-      ->required();
+      ->required()
+      ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--repetitions", bench_request.repetitions, "Timed repetitions")
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
       ->check(CLI::NonNegativeNumber);
   bench_cmd->add_option("--json-out", json_out, "Result file")->required();
 
-  CLI11_PARSE(app, argc, argv);
+  if (const auto status = parse_command_line(app, argc, argv, "--help")) return *status;
 
   if (app.got_subcommand("describe")) {
     describe(info, std::cout);
@@ -118,9 +123,9 @@ int main(int argc, char** argv) {
     return lifebench::harness::main_with_errors(argc, argv);
   } catch (const lifebench::harness::Unavailable& e) {
     std::cerr << "lifebench: error: " << e.what() << "\n";
-    return lifebench::harness::kExitUnavailable;
+    return lifebench::kExitUnavailable;
   } catch (const std::exception& e) {
     std::cerr << "lifebench: error: " << e.what() << "\n";
-    return 1;
+    return lifebench::kExitFailed;
   }
 }

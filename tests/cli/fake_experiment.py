@@ -6,7 +6,8 @@
 #    "reason": null, "describe": "ok" | "crash" | "hang" | "garbage"}
 # The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
 # nowrite, garbage, unsupported, partial (writes half a file, then is killed),
-# stubborn (ignores SIGTERM and hangs).
+# stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop).
+# A describe that hangs first creates <name>.describing.
 # Every bench call is appended to <name>.log as one JSON line.
 import json
 import os
@@ -51,6 +52,7 @@ def describe(conf):
     if mode == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     if mode == "hang":
+        open(os.path.join(HERE, NAME + ".describing"), "w").close()
         time.sleep(3600)
     if mode == "garbage":
         print("this is not JSON")
@@ -84,6 +86,10 @@ def bench(conf, args):
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(3600)
+    if mode == "flood":
+        chunk = b"x" * 65536
+        while True:
+            sys.stdout.buffer.write(chunk)
     if mode == "exit3":
         fail("something went wrong\nboom: the last line", 3)
     if mode == "nowrite":
@@ -105,7 +111,8 @@ def bench(conf, args):
     if mode == "unsupported":
         result.update(status="unsupported", reason="width must be a multiple of 64")
     else:
-        result["timing"] = {"median_s": 0.5}
+        result["timing"] = {"median_s": 0.5, "repetitions": int(values["--repetitions"]),
+                            "warmup": int(values["--warmup"])}
         result["throughput"] = {"cell_updates_per_second": 1.234e9}
     with open(out + ".tmp", "w") as f:
         json.dump(result, f)

@@ -20,7 +20,7 @@ TMP_ROOT = os.environ.get("LIFEBENCH_TEST_TMP") or None
 FAKE_AXES = [
     {"name": "mode", "default": "ok",
      "allowed": ["ok", "crash", "hang", "stubborn", "exit3", "nowrite", "garbage",
-                 "unsupported", "partial"],
+                 "unsupported", "partial", "flood"],
      "description": "what bench does"},
     {"name": "threads", "default": "1", "allowed": [], "description": "any value"},
 ]

@@ -169,6 +169,14 @@ class Bench(lbtest.CliTestCase):
         self.assertIn("time limit of 0.5 s exceeded", proc.stdout)
         self.assertIn("[2/2] fake B3/S23:T8,8 g1 mode=ok … ok", proc.stdout)
 
+    def test_output_nonstop_still_meets_the_time_limit(self):
+        start = time.monotonic()
+        proc = self.bench(sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1\n'
+                                'params = { mode = ["flood", "ok"] }'), "--time-limit", "1")
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertIn("FAILED: time limit of 1 s exceeded", proc.stdout)
+        self.assertIn("[2/2] fake B3/S23:T8,8 g1 mode=ok … ok", proc.stdout)
+
     def test_killed_while_writing_leaves_nothing_half_written(self):
         proc = self.bench(sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1\n'
                                 'params = { mode = ["ok", "partial"] }',

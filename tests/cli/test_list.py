@@ -53,6 +53,15 @@ class List(lbtest.CliTestCase):
         self.assertIn("hex", rows["twice"])
         self.assertIn("ignored", proc.stderr)
 
+    def test_a_name_found_twice_is_reported_once(self):
+        extra = os.path.join(self.box.root, "extra")
+        self.box.add_fake("twice", folder=extra)
+        self.box.add_fake("twice")
+        for args in (["run", "--impl", "nope"], ["verify", "--impl", "nope"]):
+            proc = self.box.run("--experiments", extra, *args)
+            self.assertOneErrorLine(proc, "'nope'", "(known: twice)")
+            self.assertEqual(proc.stderr.count("ignored"), 1, proc.stderr)
+
     def test_nothing_found_is_an_error(self):
         self.assertOneErrorLine(self.box.run("list"), "no experiment executables")
 

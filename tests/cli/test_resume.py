@@ -65,6 +65,45 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(len(hashes), 1)
         self.assertNotEqual(hashes.pop(), old_hash)
 
+    def test_resume_reruns_what_other_repetitions_or_warmup_measured(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        fewer = SWEEP + "repetitions = 3\n"
+        self.assertEqual(self.bench(fewer, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 8)
+        colder = fewer + "warmup = 0\n"
+        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 12)
+        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 12)
+        timings = {(c["timing"]["repetitions"], c["timing"]["warmup"])
+                   for c in self.box.results("out", "fake")["configurations"]}
+        self.assertEqual(timings, {(3, 0)})
+
+    def test_resume_records_the_current_tag(self):
+        tagged = SWEEP + 'table = "fujita2017-table1"\nrow = "CPU"\ncolumn = "word-per-cell"\n'
+        self.assertEqual(self.bench(tagged).returncode, 0)
+        retagged = tagged.replace('row = "CPU"', 'row = "GPU"')
+        self.assertEqual(self.bench(retagged, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # nothing ran again
+        tags = [c["tag"] for c in self.box.results("out", "fake")["configurations"]]
+        self.assertEqual(tags, [{"table": "fujita2017-table1", "row": "GPU",
+                                 "column": "word-per-cell"}] * 4)
+        self.assertEqual(self.bench(SWEEP, "--resume").returncode, 0)
+        tags = [c["tag"] for c in self.box.results("out", "fake")["configurations"]]
+        self.assertEqual(tags, [None] * 4)
+
+    def test_resume_that_fails_to_write_keeps_earlier_results(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        before = self.box.results("out", "fake")
+        # The longest name an executable can have: its results file fits in a folder,
+        # the temporary it is written through does not. The write after "fake.json" fails.
+        long_name = "z" * (255 - len("lifebench-exp-"))
+        self.box.add_fake(long_name)
+        proc = self.bench(SWEEP + SWEEP.replace('"fake"', '"%s"' % long_name), "--resume")
+        self.assertOneErrorLine(proc, long_name)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)
+        self.assertEqual(self.box.results("out", "fake"), before)
+
     def test_resume_keeps_failures_but_retries_unavailable(self):
         text = SWEEP.replace("threads = [1, 2]", 'mode = ["ok", "crash"]')
         self.box.add_fake("fake", available=False, reason="no device")

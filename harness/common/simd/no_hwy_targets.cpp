@@ -2,8 +2,9 @@
 
 namespace lifebench {
 
+// Built without Highway: no SIMD target.
 std::vector<std::string> simd_targets() {
   return {};
-} // built without Highway
+}
 
 } // namespace lifebench
