@@ -13,17 +13,7 @@
 #error "build with -DLIFE_BIRTH=<mask> -DLIFE_SURVIVE=<mask> -DLIFE_TORUS=<0|1>"
 #endif
 
-// Bit-sliced adders: each of the 32 bit positions adds its own column of inputs.
-void add3(uint a, uint b, uint c, uint* carry, uint* sum) {
-  const uint partial = a ^ b;
-  *sum = partial ^ c;
-  *carry = (a & b) | (partial & c);
-}
-
-void add2(uint a, uint b, uint* carry, uint* sum) {
-  *sum = a ^ b;
-  *carry = a & b;
-}
+#include "adders.cl"
 
 #if !LIFE_TORUS
 uint word_or_dead(__global const uint* field, bool inside, uint index) {
