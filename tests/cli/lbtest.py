@@ -4,9 +4,11 @@ puts there are found (plus those it names with --experiments)."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -110,12 +112,33 @@ class Sandbox:
     def path(self, relative):
         return os.path.join(self.work, relative)
 
-    def run(self, *args, env=None, timeout=300):
+    def environment(self, env=None):
         full_env = dict(os.environ)
         full_env.pop("LIFEBENCH_EXPERIMENTS_PATH", None)
         full_env.update(env or {})
-        return subprocess.run([self.lifebench, *args], cwd=self.work, env=full_env,
+        return full_env
+
+    def run(self, *args, env=None, timeout=300):
+        return subprocess.run([self.lifebench, *args], cwd=self.work, env=self.environment(env),
                               capture_output=True, text=True, timeout=timeout)
+
+    def interrupt(self, *args, when, timeout=60):
+        """Runs the driver and sends it SIGINT once the file `when` exists; returns the
+        finished process (returncode, stdout, stderr)."""
+        driver = subprocess.Popen([self.lifebench, *args], cwd=self.work, env=self.environment(),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while not os.path.exists(when):
+                if time.monotonic() > deadline:
+                    raise AssertionError("%s never appeared" % when)
+                time.sleep(0.05)
+            driver.send_signal(signal.SIGINT)
+            out, err = driver.communicate(timeout=timeout)
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+        return subprocess.CompletedProcess(driver.args, driver.returncode, out, err)
 
     def bench_calls(self, name, folder=None):
         """The bench calls the fake experiment `name` received, oldest first."""

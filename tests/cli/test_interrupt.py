@@ -1,9 +1,6 @@
 """An interrupt while the experiments describe themselves: every command stops
 with status 130, before it reports or runs anything."""
 import os
-import signal
-import subprocess
-import time
 
 import lbtest
 
@@ -16,20 +13,9 @@ class InterruptDuringDiscovery(lbtest.CliTestCase):
 
     def interrupt(self, *args):
         """Runs the driver, interrupts it while `slow` describes itself; returns its status."""
-        driver = subprocess.Popen([self.box.lifebench, *args], cwd=self.box.work,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 15
-            while not os.path.exists(self.marker):
-                self.assertLess(time.monotonic(), deadline, "describe never started")
-                time.sleep(0.05)
-            driver.send_signal(signal.SIGINT)
-            out, err = driver.communicate(timeout=30)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
+        proc = self.box.interrupt(*args, when=self.marker, timeout=30)
         os.remove(self.marker)
-        return driver.returncode, out + err
+        return proc.returncode, proc.stdout + proc.stderr
 
     def test_every_command_stops(self):
         sweep = self.box.write("sweep.toml", '[[run]]\nexperiment = "slow"\nshape = "8x8"\n'

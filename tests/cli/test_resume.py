@@ -2,9 +2,6 @@
 interrupted sweep keeps all finished work."""
 import json
 import os
-import signal
-import subprocess
-import time
 
 import lbtest
 
@@ -128,22 +125,11 @@ class Resume(lbtest.CliTestCase):
         text = ('[[run]]\nexperiment = "fake"\nshape = "8x8"\ngenerations = 1\n'
                 'params = { mode = ["ok", "hang", "unsupported"] }\n')
         path = self.box.write("sweep.toml", text)
-        driver = subprocess.Popen([self.box.lifebench, "bench", "--sweep", path, "--out", "out"],
-                                  cwd=self.box.work, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 60
-            while not os.path.exists(os.path.join(self.box.experiments, "fake.grandchild")):
-                self.assertLess(time.monotonic(), deadline, "the hanging configuration never started")
-                time.sleep(0.1)
-            driver.send_signal(signal.SIGINT)
-            out, err = driver.communicate(timeout=60)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
-        self.assertEqual(driver.returncode, 130, out + err)
-        self.assertIn("interrupted", err)
-        self.assertIn("--resume", err)
+        proc = self.box.interrupt("bench", "--sweep", path, "--out", "out",
+                                  when=os.path.join(self.box.experiments, "fake.grandchild"))
+        self.assertEqual(proc.returncode, 130, proc.stdout + proc.stderr)
+        self.assertIn("interrupted", proc.stderr)
+        self.assertIn("--resume", proc.stderr)
         manifest = self.box.manifest("out")
         self.assertIsNone(manifest["finished"])
         self.assertEqual(manifest["configurations"]["done"], 1)
