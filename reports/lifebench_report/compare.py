@@ -140,6 +140,7 @@ def _measure(cell: Cell, results: list[Result]):
                 bytes_per_second=result.bytes_per_second,
                 cells=cell.problem.cells,
                 generations=cell.problem.generations,
+                device=result.device,
             )
         except NotConvertible as e:
             unconvertible = unconvertible or (result, str(e))

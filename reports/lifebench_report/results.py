@@ -94,6 +94,11 @@ class Result:
         return _text(self.raw.get("config_id")) or f"{self.experiment} #{self.index + 1}"
 
     @property
+    def device(self) -> dict[str, str]:
+        device = self.raw.get("device")
+        return {str(k): _text(v) for k, v in device.items()} if isinstance(device, dict) else {}
+
+    @property
     def device_name(self) -> str | None:
         device = self.raw.get("device")
         if isinstance(device, dict) and isinstance(device.get("name"), str):

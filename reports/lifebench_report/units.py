@@ -34,6 +34,19 @@ UNITS: dict[str, UnitSpec] = {
         UnitSpec("s/gen", "seconds per generation on the table's grid", False),
         UnitSpec("ms/gen", "milliseconds per generation on the table's grid", False),
         UnitSpec("us/gen", "microseconds per generation on the table's grid", False),
+        UnitSpec(
+            "%copy",
+            "bytes moved per second as a percentage of the device copy bandwidth measured in "
+            "the same process (device key copy_bandwidth_measured_gb_per_s)",
+            True,
+        ),
+        UnitSpec(
+            "%lop3",
+            "logic instructions issued per second (cell updates/s x the experiment's "
+            "instructions_per_cell_update) as a percentage of the LOP3 rate measured in the "
+            "same process (device key lop3_per_s_measured)",
+            True,
+        ),
     )
 }
 
@@ -41,6 +54,11 @@ UNITS: dict[str, UnitSpec] = {
 RATIO_UNIT = "x"
 
 _TIME_FACTORS = {"s": 1.0, "ms": 1e3, "us": 1e6}
+
+# Keys of a result's `device` that the ceiling units read (kernels/cuda/ceilings.cuh).
+COPY_BANDWIDTH_KEY = "copy_bandwidth_measured_gb_per_s"
+LOP3_RATE_KEY = "lop3_per_s_measured"
+INSTRUCTIONS_KEY = "instructions_per_cell_update"
 
 
 class NotConvertible(Exception):
@@ -55,6 +73,7 @@ def convert(
     bytes_per_second: float | None,
     cells: int,
     generations: int,
+    device: dict[str, str] | None = None,
 ) -> float:
     """The measured throughput in `unit`, divided by `scale` (the number shown in the table)."""
     rate = cell_updates_per_second
@@ -68,6 +87,13 @@ def convert(
         if bytes_per_second is None:
             raise NotConvertible("the experiment reports no bytes moved per generation")
         value = bytes_per_second
+    elif unit == "%copy":
+        if bytes_per_second is None:
+            raise NotConvertible("the experiment reports no bytes moved per generation")
+        value = 100.0 * bytes_per_second / (1e9 * _device_number(device, COPY_BANDWIDTH_KEY))
+    elif unit == "%lop3":
+        per_update = _device_number(device, INSTRUCTIONS_KEY)
+        value = 100.0 * rate * per_update / _device_number(device, LOP3_RATE_KEY)
     elif unit in _TIME_FACTORS:
         value = _TIME_FACTORS[unit] * cells * generations / rate
     elif unit.endswith("/gen") and unit[:-4] in _TIME_FACTORS:
@@ -75,6 +101,18 @@ def convert(
     else:  # tables.py validates units; reaching here is a bug
         raise ValueError(f"unknown unit {unit!r}")
     return value / scale
+
+
+def _device_number(device: dict[str, str] | None, key: str) -> float:
+    try:
+        value = float((device or {})[key])
+    except KeyError:
+        raise NotConvertible(f"the result's device records no {key}") from None
+    except (TypeError, ValueError):
+        raise NotConvertible(f"the result's device {key} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise NotConvertible(f"the result's device {key} is not positive")
+    return value
 
 
 def unit_label(unit: str, scale: float) -> str:

@@ -147,6 +147,36 @@ class UnitsTest(unittest.TestCase):
             500.0,
         )
 
+    def test_fractions_of_measured_ceilings(self):
+        kw = dict(cells=1, generations=1)
+        device = {"copy_bandwidth_measured_gb_per_s": "2500", "lop3_per_s_measured": "1.6e13"}
+        self.assertAlmostEqual(
+            units.convert(
+                "%copy", 1, cell_updates_per_second=1, bytes_per_second=2e12, device=device, **kw
+            ),
+            80.0,
+        )
+        # 4e13 updates/s x 0.25 instructions per update = 1e13 of 1.6e13 instructions/s
+        device["instructions_per_cell_update"] = "0.25"
+        self.assertAlmostEqual(
+            units.convert(
+                "%lop3", 1, cell_updates_per_second=4e13, bytes_per_second=None, device=device, **kw
+            ),
+            62.5,
+        )
+        for missing in ({}, {"lop3_per_s_measured": "x", "instructions_per_cell_update": "1"}):
+            with self.assertRaises(units.NotConvertible):
+                units.convert(
+                    "%lop3",
+                    1,
+                    cell_updates_per_second=1,
+                    bytes_per_second=None,
+                    device=missing,
+                    **kw,
+                )
+        with self.assertRaises(units.NotConvertible):
+            units.convert("%copy", 1, cell_updates_per_second=1, bytes_per_second=1, **kw)
+
     def test_labels(self):
         self.assertEqual(units.unit_label("updates/s", 1e9), "10^9 updates/s")
         self.assertEqual(units.unit_label("ms", 1), "ms")
