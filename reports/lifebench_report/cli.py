@@ -9,18 +9,20 @@ from pathlib import Path
 
 from .compare import compare
 from .errors import ReportError
+from .figures import load_figures
 from .output import staged
 from .results import load_runs
 from .tables import load_tables
 
 PROG = "lifebench-report"
 DEFAULT_TABLES = Path(__file__).resolve().parent.parent / "tables"
+DEFAULT_FIGURES = Path(__file__).resolve().parent.parent / "plots"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, like every other error
         raise ReportError(
-            f"{message} (usage: {self.format_usage().strip().removeprefix('usage: ')})"
+            f"{message} (usage: {' '.join(self.format_usage().split()).removeprefix('usage: ')})"
         )
 
 
@@ -53,6 +55,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="report folder to write (replaced as a whole; index.html inside)",
     )
+    parser.add_argument(
+        "--plots",
+        type=Path,
+        default=DEFAULT_FIGURES,
+        metavar="DIR",
+        help="folder of figure files, *.toml; a folder that does not exist holds none "
+        "(default: %(default)s)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the path of index.html")
     return parser
 
@@ -60,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        index = generate(args.results, args.tables, args.out, quiet=args.quiet)
+        index = generate(args.results, args.tables, args.out, args.plots, quiet=args.quiet)
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
@@ -68,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def generate(results: list[Path], tables_dir: Path, out: Path, quiet: bool = False) -> Path:
+def generate(
+    results: list[Path],
+    tables_dir: Path,
+    out: Path,
+    figures_dir: Path = DEFAULT_FIGURES,
+    quiet: bool = False,
+) -> Path:
     """Writes the report; returns the absolute path of its index.html."""
     try:
         import matplotlib  # noqa: F401  (fail with one line, before any work)
@@ -79,6 +95,7 @@ def generate(results: list[Path], tables_dir: Path, out: Path, quiet: bool = Fal
     from . import html, plots  # after the check: both need matplotlib
 
     tables = load_tables(tables_dir)
+    figures = load_figures(figures_dir)
     runs = load_runs(results)
     views = [compare(table, runs) for table in tables]
     out = out.resolve()
@@ -91,8 +108,13 @@ def generate(results: list[Path], tables_dir: Path, out: Path, quiet: bool = Fal
             (stage / view.table.page).write_text(
                 html.table_page(view, plot, generated), encoding="utf-8"
             )
+        shown = []
+        for figure in figures:
+            points = figure.points(runs)
+            plots.figure_plot(figure, points, stage / figure.image)
+            shown.append((figure, len(points)))
         (stage / html.INDEX).write_text(
-            html.index_page(runs, views, html.THROUGHPUT_PNG, generated), encoding="utf-8"
+            html.index_page(runs, views, html.THROUGHPUT_PNG, generated, shown), encoding="utf-8"
         )
 
     if not quiet:

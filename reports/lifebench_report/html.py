@@ -13,13 +13,14 @@ import json
 import re
 from collections import Counter
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, Cell, TableView
+from .figures import Figure
 from .results import Result, Run
 from .tables import Entry, Table
 from .units import UNITS, fmt3
-from . import plots
+from . import models, plots
 
 INDEX = "index.html"
 THROUGHPUT_PNG = "throughput.png"
@@ -257,6 +258,8 @@ def table_page(view: TableView, plot: str, generated: str) -> str:
     if t.notes:
         body.append(f'<p class="lead">{label_html(t.notes)}</p>')
     body.append(_img(plot, f"{t.source['table']}: published and measured values"))
+    if t.model:
+        body.append(_model_section(view))
 
     body.append("<h2>Configurations tied to this table</h2>")
     if view.stray:
@@ -270,6 +273,36 @@ def table_page(view: TableView, plot: str, generated: str) -> str:
             f'(<code>tag.table = "{esc(t.stem)}"</code>).</p>'
         )
     return _page(t.title, "\n".join(body), generated)
+
+
+def _model_section(view: TableView) -> str:
+    """The multistep cost model fitted per column, to this run's cells and to the paper's."""
+    rows = []
+    for fit in models.multistep_fits(view):
+        c = fmt3(fit.c) if fit.c is not None else '<span class="why">fewer than 2 cells</span>'
+        agree = (
+            ""
+            if fit.predicted_t is None or fit.best_t is None
+            else ("yes" if fit.predicted_t == fit.best_t else "no")
+        )
+        rows.append(
+            f'<tr data-model-column="{esc(fit.column)}" data-model-source="{fit.source}" '
+            f'data-c="{fmt3(fit.c) if fit.c is not None else ""}" '
+            f'data-predicted="{fit.predicted_t or ""}" data-best="{fit.best_t or ""}">'
+            f"<td>{esc(fit.column)}</td><td>{fit.d}</td><td>{fit.source}</td><td>{fit.points}</td>"
+            f"<td>{c}</td><td>{fit.predicted_t or ''}</td><td>{fit.best_t or ''}</td>"
+            f"<td>{agree}</td></tr>"
+        )
+    return (
+        "<h2>Cost model</h2>"
+        '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t steps '
+        "per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
+        "squares on log time, to this run's verified cells and to the published ones.</p>"
+        '<table class="list">'
+        + _head("column", "d", "fitted to", "cells", "c", "predicted best t", "best t", "agree")
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _cells(shape: str) -> int:
@@ -375,7 +408,14 @@ def _td(cell: Cell, kind: str) -> str:
 # ----------------------------------------------------------------------------- index page
 
 
-def index_page(runs: list[Run], views: list[TableView], plot: str, generated: str) -> str:
+def index_page(
+    runs: list[Run],
+    views: list[TableView],
+    plot: str,
+    generated: str,
+    figures: Sequence[tuple[Figure, int]] = (),
+) -> str:
+    """The front page; `figures` are the figure files with the number of points each shows."""
     results = [r for run in runs for r in run.results]
     statuses = Counter(r.status for r in results)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "none"
@@ -415,6 +455,11 @@ def index_page(runs: list[Run], views: list[TableView], plot: str, generated: st
 
     body.append("<h2>Throughput against grid size</h2>")
     body.append(_img(plot, "cell updates per second against grid size, per experiment"))
+    for figure, count in figures:
+        body.append(
+            f'<h2 data-figure="{esc(figure.stem)}" data-points="{count}">{esc(figure.title)}</h2>'
+        )
+        body.append(_img(figure.image, figure.title))
 
     body.append("<h2>Runs</h2>")
     for run in runs:

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from .compare import PASSED, TableView
+from .figures import Figure, Point
 from .results import Run
 from .units import fmt3
 
@@ -186,4 +187,47 @@ def table_plot(view: TableView, path: Path):
     ax.set_title(
         _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
     )
+    _save(fig, path)
+
+
+def figure_plot(figure: Figure, points: list[Point], path: Path):
+    """One figure file's plot: a line per series through its best point per x."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+    series: dict[str, list[Point]] = {}
+    for point in points:
+        series.setdefault(point.series, []).append(point)
+    for i, (name, line) in enumerate(sorted(series.items())):
+        ax.plot(
+            [p.x for p in line],
+            [p.y for p in line],
+            "-o",
+            color=f"C{i % 10}",
+            linewidth=2,
+            markersize=5,
+            label=_short(name, 40),
+        )
+    if not points:
+        ax.text(
+            0.5,
+            0.5,
+            "no verified measurement in the results matches this figure",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=13,
+            color="#555555",
+        )
+        ax.set_xticks([])
+        ax.set_yticks([])
+    else:
+        if figure.log_x:
+            ax.set_xscale("log", base=2)
+        if figure.log_y:
+            ax.set_yscale("log")
+        ax.set_xlabel(_plain(figure.x_label))
+        ax.set_ylabel(_plain(figure.y_label))
+        ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.set_title(_safe(figure.title))
     _save(fig, path)

@@ -32,6 +32,7 @@ _TABLE_KEYS = {
     "columns",
     "rows",
     "notes",
+    "model",
 }
 _SOURCE_KEYS = {"seed", "table", "citation", "url", "note"}
 _PROBLEM_KEYS = {"rule", "shape", "boundary", "generations", "description"}
@@ -106,6 +107,7 @@ class Table:
     columns: list[Entry]
     rows: list[Entry]
     notes: str | None = None
+    model: dict[str, Any] | None = None  # {"kind": ..., "tile": {column: d}} (models.py)
 
     @property
     def page(self) -> str:
@@ -232,7 +234,31 @@ class _Validator:
             columns=columns,
             rows=rows,
             notes=notes,
+            model=self.model(data["model"], rows, columns) if "model" in data else None,
         )
+
+    def model(self, value: Any, rows: list[Entry], columns: list[Entry]) -> dict[str, Any]:
+        """`[model]`: kind = "multistep" and tile = {column = d}; rows are steps t."""
+        if not isinstance(value, dict):
+            raise self.fail("model", 'expected a table {kind = "multistep", tile = {...}}')
+        self.keys("model", value, {"kind", "tile"}, ("kind", "tile"))
+        if value["kind"] != "multistep":
+            raise self.fail("model.kind", f"unknown model {value['kind']!r} (known: multistep)")
+        tile = value["tile"]
+        if not isinstance(tile, dict) or not tile:
+            raise self.fail("model.tile", "expected a table of column name = tile size d")
+        names = {c.name for c in columns}
+        for name, d in tile.items():
+            if name not in names:
+                raise self.fail("model.tile", f"no column named '{name}'")
+            if isinstance(d, bool) or not isinstance(d, int) or d <= 2:
+                raise self.fail(f"model.tile.{name}", f"expected an integer above 2, got {d!r}")
+        for row in rows:
+            if not row.derived and not (row.name.isdigit() and int(row.name) > 0):
+                raise self.fail(
+                    f"rows '{row.name}'", "a multistep model's rows are steps t: positive integers"
+                )
+        return {"kind": "multistep", "tile": dict(tile)}
 
     def source(self, value: Any) -> dict[str, str]:
         if not isinstance(value, dict):

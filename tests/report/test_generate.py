@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "reports"))
 
 import dom  # noqa: E402
 import synthetic  # noqa: E402
-from lifebench_report import compare, results, tables, units  # noqa: E402
+from lifebench_report import compare, figures, models, results, tables, units  # noqa: E402
 from lifebench_report.errors import ReportError  # noqa: E402
 
 GENERATOR = ROOT / "reports" / "generate.py"
@@ -591,6 +591,175 @@ class ReportTest(TempDir):
             "does not exist",
         )
 
+
+
+class FiguresTest(TempDir):
+    def write_figure(self, text: str, name: str = "f.toml") -> Path:
+        folder = self.tmp / "plots"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text(textwrap.dedent(text))
+        return folder
+
+    def run_of(self, items: list[dict]) -> list[results.Run]:
+        return results.load_runs([synthetic.write_run(self.tmp / "results", items)])
+
+    def test_shipped_figures_load(self):
+        for figure in figures.load_figures(ROOT / "reports" / "plots"):
+            self.assertTrue(figure.title, figure.path)
+
+    def test_best_point_per_series_and_x_from_selected_verified_results(self):
+        folder = self.write_figure(
+            """
+            title = "threads"
+            x = "param:threads"
+            y = "updates/s"
+            scale = 1e9
+            series = ["experiment"]
+            [select]
+            experiments = ["simd-*"]
+            shape = "4096x4096"
+            """
+        )
+        r = synthetic.result
+        runs = self.run_of(
+            [
+                r("simd-a", shape="4096x4096", rate=1e9, params={"threads": "1"}),
+                r("simd-a", shape="4096x4096", rate=3e9, params={"threads": "1"}),
+                r("simd-a", shape="4096x4096", rate=5e9, params={"threads": "4"}),
+                r("simd-a", shape="4096x4096", rate=9e9, params={"threads": "8"},
+                  status="ok", verification="not_run"),
+                r("simd-a", shape="1024x1024", rate=7e9, params={"threads": "2"}),
+                r("cpu-b", shape="4096x4096", rate=2e9, params={"threads": "2"}),
+            ]
+        )
+        (figure,) = figures.load_figures(folder)
+        points = [(p.series, p.x, p.y) for p in figure.points(runs)]
+        self.assertEqual(points, [("simd-a", 1.0, 3.0), ("simd-a", 4.0, 5.0)])
+
+    def test_speed_up_over_a_baseline_on_the_same_problem(self):
+        folder = self.write_figure(
+            """
+            title = "speed-up"
+            x = "generations"
+            baseline = "serial"
+            """
+        )
+        r = synthetic.result
+        runs = self.run_of(
+            [
+                r("serial", generations=10, rate=1e6),
+                r("serial", generations=100, rate=2e6),
+                r("naive", generations=10, rate=4e7),
+                r("naive", generations=100, rate=1e8),
+                r("naive", generations=1000, rate=1e8),  # no baseline: left out
+            ]
+        )
+        (figure,) = figures.load_figures(folder)
+        points = [(p.series, p.x, p.y) for p in figure.points(runs)]
+        self.assertEqual(points, [("naive", 10.0, 40.0), ("naive", 100.0, 50.0)])
+        self.assertEqual(figure.y_label, "speed-up over serial")
+
+    def test_figure_in_the_report(self):
+        plots = self.write_figure('title = "By size"\nx = "cells"\ny = "ms/gen"\nlog_x = true\n')
+        res = synthetic.standard_run(self.tmp / "results")
+        out = self.tmp / "report"
+        proc = run_generator("--results", res, "--tables", TABLES, "--plots", plots, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue((out / "figure-f.png").is_file())
+        index = dom.parse((out / "index.html").read_text())
+        heading = index.find("h2", data_figure="f")
+        self.assertIsNotNone(heading)
+        self.assertGreater(int(heading.attrs["data-points"]), 0)
+
+    def test_bad_figure_files_are_one_line_errors(self):
+        res = synthetic.standard_run(self.tmp / "results")
+        cases = {
+            'title = "t"\nx = "cells"\ny = "furlongs"\n': "'y' must be a unit",
+            'title = "t"\nx = "width"\ny = "ms"\n': "'x' must be",
+            'title = "t"\nx = "cells"\n': "'y' must be a non-empty string",
+            'title = "t"\nx = "cells"\ny = "ms"\ncolour = 1\n': "unknown field 'colour'",
+            'title = "t"\nx = "cells"\ny = "ms"\n[select]\nshape = 4\n': "select.shape",
+            'title = "t"\nx = "cells"\ny = "ms"\nseries = ["colour"]\n': "'series'",
+            "title = \n": "not valid TOML",
+        }
+        for text, message in cases.items():
+            plots = self.write_figure(text, "bad.toml")
+            proc = run_generator(
+                "--results", res, "--tables", TABLES, "--plots", plots, "--out", self.tmp / "o"
+            )
+            self.assertEqual(proc.returncode, 1, text)
+            self.assertTrue(proc.stderr.startswith(PREFIX), proc.stderr)
+            self.assertIn(message, proc.stderr, text)
+            self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+            self.assertFalse((self.tmp / "o").exists())
+
+
+class ModelTest(TempDir):
+    TABLE = """
+        title = "multistep"
+        unit = "updates/s"
+        scale = 1e9
+        model = { kind = "multistep", tile = { "d64" = 64, "d32" = 32 } }
+        [source]
+        seed = "003_a582801d164ddc27.txt"
+        table = "Table 2"
+        [problem]
+        shape = "16384x16384"
+        generations = 1024
+        [[columns]]
+        name = "d64"
+        [[columns]]
+        name = "d32"
+        [[rows]]
+        name = "2"
+        published = [586, 451]
+        [[rows]]
+        name = "4"
+        published = [808, 535]
+        [[rows]]
+        name = "8"
+        published = [720, 322]
+        [[rows]]
+        name = "16"
+        published = [359, "-"]
+        """
+
+    def test_fit_recovers_c_and_the_best_steps(self):
+        folder = self.write_table(self.TABLE)
+        table = tables.load_table(folder / "t.toml")
+        # Rates made from the model itself with c = 5 on d = 64: the best t is 8.
+        items = [
+            synthetic.result(
+                "x",
+                rate=1e9 / ((t + 5) / (t * (64 - 2 * t) ** 2)),
+                tag=("t", str(t), "d64"),
+            )
+            for t in (2, 4, 8, 16)
+        ]
+        runs = results.load_runs([synthetic.write_run(self.tmp / "r", items)])
+        view = compare.compare(table, runs)
+        fits = {(f.column, f.source): f for f in models.multistep_fits(view)}
+        measured = fits[("d64", "measured")]
+        self.assertAlmostEqual(measured.c, 5.0, delta=0.2)
+        self.assertEqual((measured.predicted_t, measured.best_t, measured.points), (8, 8, 4))
+        self.assertIsNone(fits[("d32", "measured")].c)  # nothing measured
+        published = fits[("d32", "published")]
+        self.assertEqual(published.points, 3)  # t = 16 is impossible on d = 32
+        self.assertEqual(published.best_t, 4)
+
+    def test_bad_models(self):
+        cases = {
+            'model = { kind = "roofline", tile = { "d64" = 64 } }': "unknown model",
+            'model = { kind = "multistep", tile = { "d99" = 64 } }': "no column named",
+            'model = { kind = "multistep", tile = { "d64" = 2 } }': "integer above 2",
+            'model = { kind = "multistep" }': "missing field 'tile'",
+        }
+        original = 'model = { kind = "multistep", tile = { "d64" = 64, "d32" = 32 } }'
+        for line, message in cases.items():
+            folder = self.write_table(self.TABLE.replace(original, line))
+            with self.assertRaises(ReportError) as caught:
+                tables.load_table(folder / "t.toml")
+            self.assertIn(message, str(caught.exception))
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,252 @@
+"""Figure files: reports/plots/*.toml, each one plot of verified results (schema in README.md).
+
+A figure selects results (experiments, problem, parameters), places each at an x (grid size,
+generations or a parameter) and a y (a table unit, or the speed-up over a baseline experiment
+on the same problem), and joins the best point per series and x. Validation is as strict as
+for tables: an unknown field or a wrong type stops the generator with one line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ReportError
+from .results import Result, Run
+from .tables import _STEM
+from .units import UNITS, NotConvertible, convert, unit_label
+
+_KEYS = {"title", "x", "y", "scale", "unit_label", "series", "log_x", "log_y", "baseline", "select"}
+_SELECT_KEYS = {"experiments", "shape", "rule", "boundary", "generations", "params"}
+_FIELDS = ("experiment", "shape", "rule", "boundary", "generations")
+
+
+@dataclass
+class Point:
+    series: str
+    x: float
+    y: float
+    result: Result
+
+
+@dataclass
+class Figure:
+    stem: str
+    path: Path
+    title: str
+    x: str  # "cells", "generations" or "param:<name>"
+    y: str | None  # a unit; None with a baseline (the y is a speed-up)
+    scale: float = 1.0
+    label: str = ""
+    series: list[str] = field(default_factory=lambda: ["experiment"])
+    log_x: bool = False
+    log_y: bool = False
+    baseline: str | None = None
+    select: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def image(self) -> str:
+        return f"figure-{self.stem}.png"
+
+    @property
+    def x_label(self) -> str:
+        if self.x == "cells":
+            return "grid size (cells)"
+        if self.x == "generations":
+            return "generations"
+        return self.x.removeprefix("param:")
+
+    @property
+    def y_label(self) -> str:
+        return f"speed-up over {self.baseline}" if self.baseline else self.label
+
+    def matches(self, result: Result) -> bool:
+        """Whether a result is selected (its experiment, problem and parameters)."""
+        wanted = self.select
+        if "experiments" in wanted and not any(
+            fnmatch.fnmatchcase(result.experiment, p) for p in wanted["experiments"]
+        ):
+            return False
+        for key in ("shape", "rule", "boundary"):
+            if key in wanted and getattr(result, key) != wanted[key]:
+                return False
+        if "generations" in wanted and result.generations != wanted["generations"]:
+            return False
+        params = result.params
+        return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
+
+    def points(self, runs: list[Run]) -> list[Point]:
+        """The best verified point per (series, x); a result with no x or y is left out."""
+        results = [r for run in runs for r in run.results if r.verified]
+        baselines: dict[tuple, float] = {}
+        if self.baseline:
+            for r in results:
+                if r.experiment == self.baseline:
+                    key = _problem(r)
+                    baselines[key] = max(baselines.get(key, 0.0), r.rate)
+        higher_is_better = self.baseline is not None or UNITS[self.y].higher_is_better
+        best: dict[tuple[str, float], Point] = {}
+        for r in results:
+            if not self.matches(r) or r.experiment == self.baseline:
+                continue
+            x = self._x(r)
+            y = self._y(r, baselines)
+            if x is None or y is None:
+                continue
+            point = Point(self._series(r), x, y, r)
+            key = (point.series, x)
+            kept = best.get(key)
+            if kept is None or (y > kept.y if higher_is_better else y < kept.y):
+                best[key] = point
+        return sorted(best.values(), key=lambda p: (p.series, p.x))
+
+    def _x(self, r: Result) -> float | None:
+        if self.x == "cells":
+            return r.cells
+        if self.x == "generations":
+            return r.generations
+        try:
+            return float(r.params[self.x.removeprefix("param:")])
+        except (KeyError, ValueError):
+            return None
+
+    def _y(self, r: Result, baselines: dict[tuple, float]) -> float | None:
+        if self.baseline:
+            base = baselines.get(_problem(r))
+            return r.rate / base if base else None
+        try:
+            return convert(
+                self.y,
+                self.scale,
+                cell_updates_per_second=r.rate,
+                bytes_per_second=r.bytes_per_second,
+                cells=r.cells or 0,
+                generations=r.generations or 0,
+                device=r.device,
+            )
+        except NotConvertible:
+            return None
+
+    def _series(self, r: Result) -> str:
+        parts = []
+        for part in self.series:
+            if part.startswith("param:"):
+                name = part.removeprefix("param:")
+                parts.append(f"{name}={r.params.get(name, '?')}")
+            else:
+                parts.append(str(getattr(r, part)))
+        return " ".join(parts)
+
+
+def _problem(r: Result) -> tuple:
+    return (r.rule, r.shape, r.boundary, r.generations)
+
+
+def load_figures(folder: Path) -> list[Figure]:
+    """Every *.toml of `folder`, sorted by name; a folder that does not exist holds none."""
+    if not folder.is_dir():
+        return []
+    return [_load(path) for path in sorted(folder.glob("*.toml"))]
+
+
+def _load(path: Path) -> Figure:
+    def fail(message: str) -> ReportError:
+        return ReportError(f"{path}: {message}")
+
+    if not _STEM.match(path.stem):
+        raise fail("a figure file name is letters, digits, '.', '_' and '-'")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise fail(f"cannot read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise fail(f"not valid TOML: {e}") from None
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise fail(f"unknown field {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+
+    def text(key: str, required: bool = False) -> str | None:
+        value = data.get(key)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str) or not value:
+            raise fail(f"'{key}' must be a non-empty string")
+        return value
+
+    def flag(key: str) -> bool:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            raise fail(f"'{key}' must be true or false")
+        return value
+
+    title = text("title", required=True)
+    x = text("x", required=True)
+    if x not in ("cells", "generations") and not (x.startswith("param:") and len(x) > 6):
+        raise fail("'x' must be \"cells\", \"generations\" or \"param:<name>\"")
+    baseline = text("baseline")
+    y = text("y", required=baseline is None)
+    if y is not None and y not in UNITS:
+        raise fail(f"'y' must be a unit: {', '.join(UNITS)}")
+    scale = data.get("scale", 1.0)
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
+        raise fail("'scale' must be a positive number")
+    series = data.get("series", ["experiment"])
+    if (
+        not isinstance(series, list)
+        or not series
+        or not all(
+            isinstance(s, str) and (s in _FIELDS or (s.startswith("param:") and len(s) > 6))
+            for s in series
+        )
+    ):
+        raise fail(f"'series' must be a list of {', '.join(_FIELDS)} or \"param:<name>\"")
+    return Figure(
+        stem=path.stem,
+        path=path,
+        title=title,
+        x=x,
+        y=y,
+        scale=float(scale),
+        label=text("unit_label") or (unit_label(y, float(scale)) if y else ""),
+        series=series,
+        log_x=flag("log_x"),
+        log_y=flag("log_y"),
+        baseline=baseline,
+        select=_select(data.get("select", {}), fail),
+    )
+
+
+def _select(select: Any, fail) -> dict[str, Any]:
+    if not isinstance(select, dict):
+        raise fail("'select' must be a table")
+    unknown = sorted(set(select) - _SELECT_KEYS)
+    if unknown:
+        raise fail(f"unknown field select.{unknown[0]} (known: {', '.join(sorted(_SELECT_KEYS))})")
+    out: dict[str, Any] = {}
+    for key in ("shape", "rule", "boundary"):
+        if key in select:
+            if not isinstance(select[key], str):
+                raise fail(f"'select.{key}' must be a string")
+            out[key] = select[key]
+    if "generations" in select:
+        if isinstance(select["generations"], bool) or not isinstance(select["generations"], int):
+            raise fail("'select.generations' must be an integer")
+        out["generations"] = select["generations"]
+    if "experiments" in select:
+        names = select["experiments"]
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise fail("'select.experiments' must be a non-empty list of names or globs")
+        out["experiments"] = names
+    params = select.get("params", {})
+    if not isinstance(params, dict):
+        raise fail("'select.params' must be a table of name = value or [values]")
+    out["params"] = {}
+    for name, value in params.items():
+        values = value if isinstance(value, list) else [value]
+        if not values or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
+            raise fail(f"'select.params.{name}' must be a string, an integer or a list of them")
+        out["params"][name] = [str(v) for v in values]
+    return out
