@@ -2,18 +2,18 @@
 // per launch, everything in global memory.
 //
 // Layout: a row of the grid is width/32 words; word k holds the cells
-// x = 32k ... 32k+31, the leftmost in the most significant bit, so that the west
-// neighbour of a cell is one bit up and the east neighbour one bit down.
+// x = 32k ... 32k+31, the leftmost in the least significant bit, so that the west
+// neighbour of a cell is one bit down and the east neighbour one bit up.
 //
 // Compile-time parameters (the host passes -D options; the program is built once
-// per rule and boundary, so the choice costs nothing at run time):
-//   LIFE_BIRTH, LIFE_SURVIVE  9-bit masks: bit n set = born / survives with n live neighbours
-//   LIFE_TORUS                1: the grid wraps around; 0: cells outside it are dead
-#if !defined(LIFE_BIRTH) || !defined(LIFE_SURVIVE) || !defined(LIFE_TORUS)
-#error "build with -DLIFE_BIRTH=<mask> -DLIFE_SURVIVE=<mask> -DLIFE_TORUS=<0|1>"
+// per rule and boundary, so the choice costs nothing at run time): LIFE_BIRTH and
+// LIFE_SURVIVE (see life.cl), LIFE_TORUS (1: the grid wraps around; 0: cells outside
+// it are dead).
+#ifndef LIFE_TORUS
+#error "build with -DLIFE_TORUS=<0|1>"
 #endif
 
-#include "adders.cl"
+#include "life.cl"
 
 #if !LIFE_TORUS
 uint word_or_dead(__global const uint* field, bool inside, uint index) {
@@ -54,42 +54,11 @@ __kernel void life_step(__global const uint* restrict field, __global uint* rest
 #endif
 
   // Eight words whose bit p is one neighbour of cell p: west neighbours come from
-  // the next higher bit (the leftmost cell's from bit 0 of the word to the west),
-  // east neighbours from the next lower bit (the rightmost's from the east word's bit 31).
-  const uint from_nw = (n >> 1) | (nw << 31), from_ne = (n << 1) | (ne >> 31);
-  const uint from_w = (centre >> 1) | (w << 31), from_e = (centre << 1) | (e >> 31);
-  const uint from_sw = (s >> 1) | (sw << 31), from_se = (s << 1) | (se >> 31);
-
-  // Eight one-bit numbers per cell, reduced with adders as in the blog's
-  // counter: three groups (3 + 3 + 2), then the group sums' units and twos.
-  uint twos_1, units_1, twos_2, units_2, twos_3, units_3;
-  add3(from_nw, n, from_ne, &twos_1, &units_1);
-  add3(from_w, from_e, from_sw, &twos_2, &units_2);
-  add2(s, from_se, &twos_3, &units_3);
-  uint twos_4, units, fours, twos_5;
-  add3(units_1, units_2, units_3, &twos_4, &units);
-  add3(twos_1, twos_2, twos_3, &fours, &twos_5);
-  // Live neighbours = 4 * fours + 2 * (twos_4 + twos_5) + units.
-
-#if LIFE_BIRTH == 8 && LIFE_SURVIVE == 12
-  // B3/S23 as the blog writes it: 2 or 3 neighbours means no fours and exactly one
-  // two; then a live cell stays alive, and a dead one needs the unit (3) to be born.
-  const uint next = (centre | units) & (twos_4 ^ twos_5) & ~fours;
-#else
-  // Any other rule: the neighbour count in binary (bit3 bit2 bit1 units), then
-  // every count the rule names; the masks are constants, so the loop folds away.
-  const uint bit1 = twos_4 ^ twos_5;
-  const uint carry = twos_4 & twos_5;
-  const uint bit2 = fours ^ carry;
-  const uint bit3 = fours & carry;
-  uint born = 0, kept = 0;
-  for (uint count = 0; count <= 8; ++count) {
-    const uint equal = ((count & 1) ? units : ~units) & ((count & 2) ? bit1 : ~bit1) &
-                       ((count & 4) ? bit2 : ~bit2) & ((count & 8) ? bit3 : ~bit3);
-    if ((((uint)LIFE_BIRTH) >> count) & 1u) born |= equal;
-    if ((((uint)LIFE_SURVIVE) >> count) & 1u) kept |= equal;
-  }
-  const uint next = (centre & kept) | (~centre & born);
-#endif
-  next_field[here + column] = next;
+  // the next lower bit (the leftmost cell's from bit 31 of the word to the west),
+  // east neighbours from the next higher bit (the rightmost's from the east word's bit 0).
+  const uint from_nw = (n << 1) | (nw >> 31), from_ne = (n >> 1) | (ne << 31);
+  const uint from_w = (centre << 1) | (w >> 31), from_e = (centre >> 1) | (e << 31);
+  const uint from_sw = (s << 1) | (sw >> 31), from_se = (s >> 1) | (se << 31);
+  next_field[here + column] =
+      life_rule(centre, from_nw, n, from_ne, from_w, from_e, from_sw, s, from_se);
 }

@@ -1,13 +1,16 @@
 // The one way lifebench includes OpenCL-CLHPP (STYLE rule 5), with what every
-// OpenCL experiment needs around it: the device chosen by name from the
-// environment, the reason OpenCL cannot run here, a process-wide context with
-// a cache of built programs, build logs and OpenCL errors turned into
-// lifebench::Error, profiling-event timing and the device description.
+// OpenCL experiment needs around it: the platform and device chosen by name, the
+// reason OpenCL cannot run here, a context per chosen device with a cache of
+// built programs, build logs and OpenCL errors turned into lifebench::Error,
+// profiling-event timing and the device description.
 //
-//   LIFEBENCH_OPENCL_PLATFORM  substring of the platform name (any case)
-//   LIFEBENCH_OPENCL_DEVICE    substring of the device name (any case)
+// A Selection names the platform and the device by substrings of their names (any
+// case). An empty one falls back on the environment:
 //
-// With neither set, the first GPU of any platform is taken, else the first
+//   LIFEBENCH_OPENCL_PLATFORM  substring of the platform name
+//   LIFEBENCH_OPENCL_DEVICE    substring of the device name
+//
+// With no name at all, the first GPU of any platform is taken, else the first
 // device of the first platform that has one: ICD loaders list platforms in no
 // fixed order, and a GPU machine usually has PoCL's CPU platform installed too.
 #pragma once
@@ -28,6 +31,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -126,6 +130,13 @@ template <class Body> decltype(auto) call(std::string_view context, Body&& body)
   }
 }
 
+/// Substrings of the platform's and the device's names; empty: the environment's.
+struct Selection {
+  std::string platform;
+  std::string device;
+  friend auto operator<=>(const Selection&, const Selection&) = default;
+};
+
 namespace detail {
 
 inline std::string lower(std::string text) {
@@ -163,12 +174,19 @@ inline std::string clean(std::string text) {
   return text;
 }
 
+/// The names asked for: the selection's, else the environment's.
+inline Selection wanted(const Selection& selection) {
+  return {selection.platform.empty() ? environment("LIFEBENCH_OPENCL_PLATFORM")
+                                     : selection.platform,
+          selection.device.empty() ? environment("LIFEBENCH_OPENCL_DEVICE") : selection.device};
+}
+
 struct Choice {
   std::optional<std::pair<cl::Platform, cl::Device>> chosen;
   std::string reason; ///< why nothing was chosen
 };
 
-inline Choice choose() {
+inline Choice choose(const Selection& selection) {
   std::vector<cl::Platform> platforms;
   try {
     cl::Platform::get(&platforms);
@@ -179,9 +197,8 @@ inline Choice choose() {
   }
   if (platforms.empty()) return {std::nullopt, "no OpenCL platform installed"};
 
-  const std::string want_platform = environment("LIFEBENCH_OPENCL_PLATFORM");
-  const std::string want_device = environment("LIFEBENCH_OPENCL_DEVICE");
-  const bool by_name = !want_platform.empty() || !want_device.empty();
+  const Selection want = wanted(selection);
+  const bool by_name = !want.platform.empty() || !want.device.empty();
   std::optional<std::pair<cl::Platform, cl::Device>> first_any;
   std::optional<std::pair<cl::Platform, cl::Device>> first_gpu;
   std::string listing;
@@ -194,8 +211,8 @@ inline Choice choose() {
       const std::string device_name = clean(devices[i].getInfo<CL_DEVICE_NAME>());
       listing += (i == 0 ? "'" : ", '") + device_name + "'";
       if (by_name) {
-        if (!first_any && matches(platform_name, want_platform) &&
-            matches(device_name, want_device)) {
+        if (!first_any && matches(platform_name, want.platform) &&
+            matches(device_name, want.device)) {
           first_any.emplace(platform, devices[i]);
         }
         continue;
@@ -209,9 +226,21 @@ inline Choice choose() {
   if (first_gpu) return {first_gpu, {}};
   if (first_any) return {first_any, {}};
   if (by_name) {
-    return {std::nullopt, "no OpenCL device matches LIFEBENCH_OPENCL_PLATFORM='" + want_platform +
-                              "' LIFEBENCH_OPENCL_DEVICE='" + want_device +
-                              "'; platforms and devices: " + listing};
+    // "platform 'NVIDIA' (from LIFEBENCH_OPENCL_PLATFORM) and device 'H100'", naming only what was
+    // asked.
+    const auto asked = [](const char* what, const std::string& name, const std::string& given,
+                          const char* variable) {
+      if (name.empty()) return std::string();
+      return std::string(what) + " '" + name + "'" +
+             (given.empty() ? std::string(" (from ") + variable + ")" : std::string());
+    };
+    const std::string platform =
+        asked("platform", want.platform, selection.platform, "LIFEBENCH_OPENCL_PLATFORM");
+    const std::string device =
+        asked("device", want.device, selection.device, "LIFEBENCH_OPENCL_DEVICE");
+    return {std::nullopt, "no OpenCL device matches " + platform +
+                              (platform.empty() || device.empty() ? "" : " and ") + device +
+                              "; platforms and devices: " + listing};
   }
   return {std::nullopt, "no OpenCL platform has a device; platforms: " + listing};
 }
@@ -234,11 +263,30 @@ inline std::string one_line(const std::string& text) {
 
 } // namespace detail
 
-/// Why no OpenCL device can be used (no ICD, no platform, nothing matching the
-/// environment's names, with what exists), or nothing when one can.
+/// Why no OpenCL device can be used at all (no ICD, no platform, no device), or
+/// nothing when one can, whatever its name.
 inline std::optional<std::string> unavailable_reason() {
   try {
-    auto choice = detail::choose();
+    auto choice = detail::choose(Selection{});
+    if (choice.chosen) return std::nullopt;
+    // Named devices that do not exist are the selection's fault (selection_problem()),
+    // not the machine's: look again for any device at all.
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    for (const auto& platform : platforms) {
+      if (!detail::devices_of(platform).empty()) return std::nullopt;
+    }
+    return choice.reason;
+  } catch (const cl::Error& error) {
+    return "OpenCL is unusable: " + describe(error);
+  }
+}
+
+/// Why `selection` (empty: the environment's names) names no device, listing what
+/// exists, or nothing when it names one.
+inline std::optional<std::string> selection_problem(const Selection& selection) {
+  try {
+    auto choice = detail::choose(selection);
     if (choice.chosen) return std::nullopt;
     return choice.reason;
   } catch (const cl::Error& error) {
@@ -246,16 +294,21 @@ inline std::optional<std::string> unavailable_reason() {
   }
 }
 
-/// The chosen platform and device with one context, shared by every simulator of
-/// the process, and the programs built on it, so that running many simulators
-/// (verification, conformance) compiles each kernel variant once.
+/// A chosen platform and device with one context, shared by every simulator of the
+/// process that selects it, and the programs built on it, so that running many
+/// simulators (verification, conformance) compiles each kernel variant once.
 class Runtime {
 public:
-  /// The process's runtime; throws Error with unavailable_reason()'s text if there is none.
-  static Runtime& get() {
+  /// The runtime of the device `selection` names; throws Error with
+  /// selection_problem()'s text if it names none.
+  static Runtime& get(const Selection& selection) {
     // Deliberately never destroyed: OpenCL objects released from static destructors,
     // after the ICD or the driver may have begun its own teardown, crash some platforms.
-    static auto* runtime = new Runtime();
+    static auto* runtimes = new std::map<Selection, std::unique_ptr<Runtime>>();
+    static std::mutex mutex;
+    const std::lock_guard lock(mutex);
+    auto& runtime = (*runtimes)[detail::wanted(selection)];
+    if (!runtime) runtime.reset(new Runtime(selection));
     return *runtime;
   }
 
@@ -283,8 +336,8 @@ public:
   }
 
 private:
-  Runtime() {
-    auto choice = call("choosing an OpenCL device", [] { return detail::choose(); });
+  explicit Runtime(const Selection& selection) {
+    auto choice = call("choosing an OpenCL device", [&] { return detail::choose(selection); });
     if (!choice.chosen) throw Error(choice.reason);
     platform_ = choice.chosen->first;
     device_ = choice.chosen->second;
