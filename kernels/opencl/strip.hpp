@@ -50,16 +50,21 @@ struct StripShape {
   }
 };
 
+/// The technique's program for one configuration (built once per process, then cached).
+inline cl::Program strip_program(const StripTechnique& technique, const Problem& problem,
+                                 const StripShape& shape, Runtime& runtime) {
+  const std::string options = rule_options(problem) + " -DPAD=" + std::to_string(shape.steps) +
+                              " -DGROUP=" + std::to_string(shape.group) +
+                              " -DWPT=" + std::to_string(shape.wpt);
+  return runtime.program(technique.kernel, source(technique.kernel), options);
+}
+
 class StripSimulator final : public WordGridSimulator {
 public:
   StripSimulator(const StripTechnique& technique, const Problem& problem, const Params& params)
       : WordGridSimulator(technique.name, problem, params), shape_(technique, params) {
     call(technique.name + ": setting up", [&] {
-      const std::string options = rule_options(problem) + " -DPAD=" + std::to_string(shape_.steps) +
-                                  " -DGROUP=" + std::to_string(shape_.group) +
-                                  " -DWPT=" + std::to_string(shape_.wpt);
-      const cl::Program program =
-          runtime().program(technique.kernel, source(technique.kernel), options);
+      const cl::Program program = strip_program(technique, problem, shape_, runtime());
       if (!technique.exchange_local) {
         exchange_ = cl::Buffer(runtime().context(), CL_MEM_READ_WRITE,
                                shape_.exchange_bytes() *
@@ -73,14 +78,6 @@ public:
         launches_[i].setArg(2, static_cast<cl_uint>(words_per_row()));
         launches_[i].setArg(3, static_cast<cl_uint>(problem.shape.height));
         if (!technique.exchange_local) launches_[i].setArg(5, exchange_);
-      }
-      // The device may allow fewer work-items for this kernel than for any (registers).
-      const auto kernel_limit =
-          launches_[0].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(runtime().device());
-      if (static_cast<std::size_t>(shape_.group) > kernel_limit) {
-        throw Error(technique.name + ": work_group=" + std::to_string(shape_.group) +
-                    " exceeds the " + std::to_string(kernel_limit) +
-                    " work-items this kernel allows on the device");
       }
     });
   }
@@ -149,6 +146,14 @@ inline std::optional<std::string> strip_unsupported(const StripTechnique& techni
         return "the exchange buffer takes " + std::to_string(bytes) +
                " bytes, more than the device allocates at once (" + std::to_string(max_alloc) + ")";
       }
+    }
+    // The device may allow fewer work-items for this kernel than for any (registers).
+    const cl::Kernel kernel(
+        strip_program(technique, problem, shape, Runtime::get(selection(params))), "life_strip");
+    const auto kernel_limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+    if (static_cast<std::size_t>(shape.group) > kernel_limit) {
+      return "work_group=" + std::to_string(shape.group) + " exceeds the " +
+             std::to_string(kernel_limit) + " work-items this kernel allows on the device";
     }
     return std::nullopt;
   });
