@@ -134,7 +134,6 @@ template <class Body> decltype(auto) call(std::string_view context, Body&& body)
 struct Selection {
   std::string platform;
   std::string device;
-  friend auto operator<=>(const Selection&, const Selection&) = default;
 };
 
 namespace detail {
@@ -304,10 +303,12 @@ public:
   static Runtime& get(const Selection& selection) {
     // Deliberately never destroyed: OpenCL objects released from static destructors,
     // after the ICD or the driver may have begun its own teardown, crash some platforms.
-    static auto* runtimes = new std::map<Selection, std::unique_ptr<Runtime>>();
+    static auto* runtimes =
+        new std::map<std::pair<std::string, std::string>, std::unique_ptr<Runtime>>();
     static std::mutex mutex;
     const std::lock_guard lock(mutex);
-    auto& runtime = (*runtimes)[detail::wanted(selection)];
+    const Selection want = detail::wanted(selection);
+    auto& runtime = (*runtimes)[{want.platform, want.device}];
     if (!runtime) runtime.reset(new Runtime(selection));
     return *runtime;
   }
