@@ -18,7 +18,7 @@ struct FamilyMatrix {
 // that a cell's neighbours coincide); experiments that refuse them are skipped.
 FamilyMatrix matrix_for(const std::string& family) {
   if (family == "hex") {
-    return {{"B2/S34H", "B245/S3H", "B13/S2H"},
+    return {{"B2/S34H", "B2/SH", "B245/S3H", "B13/S2H"},
             {{64, 64, 1}, {48, 40, 1}, {256, 96, 1}, {33, 17, 1}, {2, 3, 1}}};
   }
   if (family == "3d") {
