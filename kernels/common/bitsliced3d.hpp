@@ -1,0 +1,259 @@
+// Bit-sliced 3D life (26 neighbours, any totalistic B/S rule) on 32-bit words:
+// one bit per cell, 32 cells of a row per word along x, the least significant
+// bit the leftmost cell (lifebench/packed.hpp). Written once for the host and the
+// device: cuda3d-bitsliced runs column_walk() in one CUDA thread, cpu3d-threads
+// runs the same function on CPU threads, so the CPU conformance test checks the
+// GPU's bit logic.
+//
+// The count is taken over the 27 cells of the 3x3x3 block (the cell included)
+// and is separable: a 3-sum along x of each input row (2 bit-planes, 0..3),
+// three of those along y (4 bit-planes, 0..9: the plane's "xy-sum"), three
+// xy-sums along z (5 bit-planes, 0..27). A walk along z keeps the xy-sums of
+// three planes, so each is computed once and used by three outputs.
+#pragma once
+
+#include "common/host_device.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lifebench::bitsliced3d {
+
+using Word = std::uint32_t;
+inline constexpr int word_bits = 32;
+
+/// A count of 0..3 (the row's 3-sum along x), bit k of every cell in bk.
+struct Sum2 {
+  Word b0, b1;
+};
+/// A count of 0..9 (a plane's 3x3 sum).
+struct Sum4 {
+  Word b0, b1, b2, b3;
+};
+/// A count of 0..27 (the 3x3x3 sum, the cell included).
+struct Sum5 {
+  Word b0, b1, b2, b3, b4;
+};
+
+/// Each cell's left neighbour (x - 1) moved into its bit; `before` is the word to the left.
+LIFEBENCH_HOST_DEVICE Word from_left(Word before, Word word) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_l(before, word, 1);
+#else
+  return (word << 1U) | (before >> 31U);
+#endif
+}
+
+/// Each cell's right neighbour (x + 1) moved into its bit; `after` is the word to the right.
+LIFEBENCH_HOST_DEVICE Word from_right(Word word, Word after) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(word, after, 1);
+#else
+  return (word >> 1U) | (after << 31U);
+#endif
+}
+
+/// Full adder of three bit-planes: one LOP3 for the sum, one for the carry.
+LIFEBENCH_HOST_DEVICE void full_add(Word a, Word b, Word c, Word& sum, Word& carry) {
+  sum = a ^ b ^ c;
+  carry = (a & b) | (c & (a ^ b));
+}
+
+/// Cells x - 1, x, x + 1 of one row: 2 funnel shifts, 2 LOP3.
+LIFEBENCH_HOST_DEVICE Sum2 row_sum(Word before, Word word, Word after) {
+  Sum2 s{};
+  full_add(from_left(before, word), word, from_right(word, after), s.b0, s.b1);
+  return s;
+}
+
+/// Three row sums (rows y - 1, y, y + 1): 0..9 in 8 LOP3.
+LIFEBENCH_HOST_DEVICE Sum4 plane_sum(const Sum2& a, const Sum2& b, const Sum2& c) {
+  Sum4 s{};
+  Word twos = 0;
+  full_add(a.b0, b.b0, c.b0, s.b0, twos);
+  Word high = 0;
+  Word fours = 0;
+  full_add(a.b1, b.b1, c.b1, high, fours);
+  // Weight 2: high + twos; weight 4: fours and that carry (at most 2 * 4 + 1 = 9).
+  s.b1 = high ^ twos;
+  const Word carry = high & twos;
+  s.b2 = fours ^ carry;
+  s.b3 = fours & carry;
+  return s;
+}
+
+/// Three plane sums (planes z - 1, z, z + 1): 0..27 in 15 LOP3.
+LIFEBENCH_HOST_DEVICE Sum5 cube_sum(const Sum4& a, const Sum4& b, const Sum4& c) {
+  Sum5 s{};
+  Word carry2 = 0;
+  full_add(a.b0, b.b0, c.b0, s.b0, carry2);
+  Word part2 = 0;
+  Word carry4a = 0;
+  full_add(a.b1, b.b1, c.b1, part2, carry4a);
+  s.b1 = part2 ^ carry2;
+  const Word carry4b = part2 & carry2;
+  Word part4 = 0;
+  Word carry8a = 0;
+  full_add(a.b2, b.b2, c.b2, part4, carry8a);
+  Word carry8b = 0;
+  full_add(part4, carry4a, carry4b, s.b2, carry8b);
+  Word part8 = 0;
+  Word carry16a = 0;
+  full_add(a.b3, b.b3, c.b3, part8, carry16a);
+  Word carry16b = 0;
+  full_add(part8, carry8a, carry8b, s.b3, carry16b);
+  // Both carries into weight 16 would make the sum at least 32 > 27: never both set.
+  s.b4 = carry16a | carry16b;
+  return s;
+}
+
+/// `one` where `bit` is set, else `zero`: one LOP3.
+LIFEBENCH_HOST_DEVICE Word mux(Word bit, Word zero, Word one) {
+  return (zero & ~bit) | (one & bit);
+}
+
+/// Cells for which bit t of `table` is set, t the 5-bit count: a Shannon expansion
+/// on b0 (constant leaves) then b1 ... b4, 31 multiplexers at most. With `table`
+/// a compile-time constant the compiler folds the constant leaves away.
+LIFEBENCH_HOST_DEVICE Word select(std::uint32_t table, const Sum5& t) {
+  Word level[16];
+  for (int i = 0; i < 16; ++i) {
+    const Word even = Word{0} - ((table >> (2 * i)) & 1U);
+    const Word odd = Word{0} - ((table >> (2 * i + 1)) & 1U);
+    level[i] = mux(t.b0, even, odd);
+  }
+  for (int i = 0; i < 8; ++i)
+    level[i] = mux(t.b1, level[2 * i], level[2 * i + 1]);
+  for (int i = 0; i < 4; ++i)
+    level[i] = mux(t.b2, level[2 * i], level[2 * i + 1]);
+  for (int i = 0; i < 2; ++i)
+    level[i] = mux(t.b3, level[2 * i], level[2 * i + 1]);
+  return mux(t.b4, level[0], level[1]);
+}
+
+/// Any 3D B/S rule compiled into tables over the 27-sum t = neighbours + self:
+/// a dead cell with n neighbours has t = n, a live one t = n + 1.
+struct AnyRule {
+  std::uint32_t born;  ///< bit t: a dead cell with count t is born
+  std::uint32_t keeps; ///< bit t: a live cell with count t survives
+
+  static constexpr AnyRule from(std::uint32_t birth, std::uint32_t survive) {
+    constexpr std::uint32_t counts = (1U << 27) - 1; // 0..26 neighbours
+    return {birth & counts, (survive & counts) << 1};
+  }
+  LIFEBENCH_HOST_DEVICE Word operator()(const Sum5& t, Word self) const {
+    return (self & select(keeps, t)) | (~self & select(born, t));
+  }
+};
+
+/// B6/S567 by hand: born at t = 6, kept at t = 6, 7, 8 (00110, 00111, 01000). 6 LOP3.
+struct RuleB6S567 {
+  static constexpr std::uint32_t birth = 1U << 6;
+  static constexpr std::uint32_t survive = (1U << 5) | (1U << 6) | (1U << 7);
+  LIFEBENCH_HOST_DEVICE Word operator()(const Sum5& t, Word self) const {
+    const Word six_or_seven = ~t.b4 & ~t.b3 & t.b2 & t.b1;
+    const Word eight = ~t.b4 & t.b3 & ~t.b2 & ~t.b1 & ~t.b0;
+    return (six_or_seven & (~t.b0 | self)) | (eight & self);
+  }
+};
+
+/// A cube of side `side` (a multiple of 32), packed as lifebench::pack_rows packs
+/// it: word w of row y of plane z at (z * side + y) * words + w.
+struct Cube {
+  int side;
+  int words; ///< side / 32
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE std::size_t plane_words() const {
+    return static_cast<std::size_t>(side) * static_cast<std::size_t>(words);
+  }
+};
+
+/// One plane's xy-sums for a strip of Rows rows, and the strip's own words.
+template <int Rows> struct PlaneSums {
+  Sum4 sum[Rows];
+  Word self[Rows];
+};
+
+/// The fixed part of a column walk: which words it reads along x and y.
+template <bool Torus, int Rows> struct Strip {
+  int left, word, right;    ///< word indices along x (wrapped on a torus)
+  bool has_left, has_right; ///< dead boundary: false at the cube's faces
+  int row[Rows + 2];        ///< word offsets of rows y0 - 1 ... y0 + Rows within a plane
+  bool has_row[Rows + 2];   ///< dead boundary: false outside the cube
+
+  LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0) {
+    word = w;
+    left = w == 0 ? cube.words - 1 : w - 1;
+    right = w + 1 == cube.words ? 0 : w + 1;
+    has_left = Torus || w > 0;
+    has_right = Torus || w + 1 < cube.words;
+    for (int r = 0; r < Rows + 2; ++r) {
+      int y = y0 - 1 + r;
+      has_row[r] = Torus || (y >= 0 && y < cube.side);
+      y = y < 0 ? y + cube.side : (y >= cube.side ? y - cube.side : y);
+      row[r] = y * cube.words;
+    }
+  }
+
+  /// xy-sums of plane `plane` (its first word); nullptr: a dead plane outside the cube.
+  LIFEBENCH_HOST_DEVICE void sums(const Word* plane, PlaneSums<Rows>& out) const {
+    Sum2 rows[Rows + 2];
+    for (int r = 0; r < Rows + 2; ++r) {
+      if (plane == nullptr || !has_row[r]) {
+        rows[r] = Sum2{0, 0};
+        continue;
+      }
+      const Word* in = plane + row[r];
+      const Word middle = in[word];
+      const Word before = has_left ? in[left] : 0;
+      const Word after = has_right ? in[right] : 0;
+      rows[r] = row_sum(before, middle, after);
+      if (r >= 1 && r <= Rows) out.self[r - 1] = middle;
+    }
+    for (int r = 0; r < Rows; ++r)
+      out.sum[r] = plane_sum(rows[r], rows[r + 1], rows[r + 2]);
+  }
+};
+
+/// One output plane z from the xy-sums of planes z - 1 (lo), z (mid), z + 1 (hi),
+/// after filling `hi` from plane z + 1 of `in`.
+template <bool Torus, int Rows, class RuleFn>
+LIFEBENCH_HOST_DEVICE void walk_step(const Word* in, Word* out, const Cube& cube,
+                                     const Strip<Torus, Rows>& strip, int z, const RuleFn& rule,
+                                     const PlaneSums<Rows>& lo, const PlaneSums<Rows>& mid,
+                                     PlaneSums<Rows>& hi) {
+  int above = z + 1;
+  const bool inside = Torus || above < cube.side;
+  if (above == cube.side) above = 0;
+  strip.sums(inside ? in + static_cast<std::size_t>(above) * cube.plane_words() : nullptr, hi);
+  Word* plane = out + static_cast<std::size_t>(z) * cube.plane_words();
+  for (int r = 0; r < Rows; ++r) {
+    plane[strip.row[r + 1] + strip.word] =
+        rule(cube_sum(lo.sum[r], mid.sum[r], hi.sum[r]), mid.self[r]);
+  }
+}
+
+/// Next state of word w of rows y0 ... y0 + Rows - 1 in planes z0 ... z1 - 1:
+/// the work of one CUDA thread. y0 + Rows <= side and 0 <= z0 < z1 <= side.
+template <bool Torus, int Rows, class RuleFn>
+LIFEBENCH_HOST_DEVICE void column_walk(const Word* in, Word* out, const Cube& cube, int w, int y0,
+                                       int z0, int z1, const RuleFn& rule) {
+  const Strip<Torus, Rows> strip(cube, w, y0);
+  // Three rotating windows, unrolled by three so that no sums are copied.
+  PlaneSums<Rows> a{};
+  PlaneSums<Rows> b{};
+  PlaneSums<Rows> c{};
+  const int below = z0 == 0 ? cube.side - 1 : z0 - 1;
+  strip.sums(Torus || z0 > 0 ? in + static_cast<std::size_t>(below) * cube.plane_words() : nullptr,
+             a);
+  strip.sums(in + static_cast<std::size_t>(z0) * cube.plane_words(), b);
+  int z = z0;
+  for (; z + 3 <= z1; z += 3) {
+    walk_step(in, out, cube, strip, z, rule, a, b, c);
+    walk_step(in, out, cube, strip, z + 1, rule, b, c, a);
+    walk_step(in, out, cube, strip, z + 2, rule, c, a, b);
+  }
+  if (z < z1) walk_step(in, out, cube, strip, z, rule, a, b, c);
+  if (z + 1 < z1) walk_step(in, out, cube, strip, z + 1, rule, b, c, a);
+}
+
+} // namespace lifebench::bitsliced3d
