@@ -1,0 +1,90 @@
+// Seed 001, "Basic implementation" (v0): one thread per cell, one byte per cell, the 26
+// neighbours read straight from global memory. Thread x is the fastest index and cell x
+// the fastest in memory, so a warp reads consecutive bytes (the seed notes that the
+// reverse order is correct but slow).
+#include "cuda/cube3d.cuh"
+
+#include <memory>
+
+namespace lifebench {
+namespace {
+
+constexpr unsigned kBlockX = 32; // a warp along a row: coalesced loads
+constexpr unsigned kBlockY = 8;
+
+template <bool Torus>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    naive_step(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, cube::Size size,
+               cube::MaskRule rule) {
+  const unsigned x = blockIdx.x * kBlockX + threadIdx.x;
+  const unsigned y = blockIdx.y * kBlockY + threadIdx.y;
+  const unsigned z = blockIdx.z;
+  if (x >= size.width || y >= size.height) return;
+  unsigned sum = 0; // the 27 cells, this one included
+#pragma unroll
+  for (int dz = -1; dz <= 1; ++dz) {
+    const unsigned zn = cube::neighbour<Torus>(z, dz, size.depth);
+    if (!Torus && zn == size.depth) continue;
+#pragma unroll
+    for (int dy = -1; dy <= 1; ++dy) {
+      const unsigned yn = cube::neighbour<Torus>(y, dy, size.height);
+      if (!Torus && yn == size.height) continue;
+      const unsigned row = (zn * size.height + yn) * size.width;
+#pragma unroll
+      for (int dx = -1; dx <= 1; ++dx) {
+        const unsigned xn = cube::neighbour<Torus>(x, dx, size.width);
+        if (!Torus && xn == size.width) continue;
+        sum += in[row + xn];
+      }
+    }
+  }
+  const unsigned index = (z * size.height + y) * size.width + x;
+  const unsigned alive = in[index];
+  out[index] = rule.next(alive, sum - alive);
+}
+
+class NaiveSimulator final : public cube::ByteCubeSimulator {
+public:
+  using ByteCubeSimulator::ByteCubeSimulator;
+
+private:
+  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) override {
+    const cube::Size s = size();
+    const dim3 grid((s.width + kBlockX - 1) / kBlockX, (s.height + kBlockY - 1) / kBlockY, s.depth);
+    const dim3 block(kBlockX, kBlockY);
+    if (torus()) {
+      naive_step<true><<<grid, block, 0, stream>>>(in, out, s, rule());
+    } else {
+      naive_step<false><<<grid, block, 0, stream>>>(in, out, s, rule());
+    }
+    LIFEBENCH_CUDA_CHECK_LAUNCH();
+  }
+};
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
+  if (auto reason = cube::unsupported(problem)) return reason;
+  if (problem.shape.depth > cube::max_grid_yz ||
+      problem.shape.height > cube::max_grid_yz * kBlockY) {
+    return "depth must be at most " + std::to_string(cube::max_grid_yz) + " and height at most " +
+           std::to_string(cube::max_grid_yz * kBlockY) + " (CUDA's grid limits)";
+  }
+  return std::nullopt;
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cuda3d-naive",
+    .family = "3d",
+    .backend = "cuda",
+    .source = "seed 001, Basic implementation (v0)",
+    .technique = "one byte per cell, one thread per cell (x fastest), 27 byte loads from global "
+                 "memory per cell, one generation per launch",
+    .axes = {},
+    .unavailable = [] { return lifebench::cuda::unavailable_reason(&lifebench::naive_step<true>); },
+    .unsupported = lifebench::unsupported,
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& /*params*/) -> std::unique_ptr<lifebench::Simulator> {
+      return std::make_unique<lifebench::NaiveSimulator>(problem);
+    }})
