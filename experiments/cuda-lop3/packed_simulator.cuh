@@ -1,0 +1,128 @@
+// Host side shared by the bit-packed B3/S23 CUDA experiments of seed 000 and ours
+// (cuda-lop3, cuda-lop3-shuffle, cuda-life-wide): rows of 32-cell words (LSB =
+// leftmost cell) in two device buffers swapped after each launch, CUDA-event
+// timing, and the checks all three make.
+#pragma once
+
+#include "cuda/ceilings.cuh"
+#include "cuda/error.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lifebench::cuda_packed {
+
+inline bool is_conway(const Rule& rule) {
+  return rule.topology == Topology::square && rule.birth == (1U << 3) &&
+         rule.survive == ((1U << 2) | (1U << 3));
+}
+
+/// The limits every one of these kernels has, or nothing.
+inline std::optional<std::string> common_unsupported(const Problem& problem) {
+  if (!is_conway(problem.rule)) {
+    return "B3/S23 only: the LOP3 sequences compute exactly Conway's rule (a truth table "
+           "of the nine cells), they have no birth or survival mask";
+  }
+  if (problem.shape.width % 32 != 0) {
+    return "width must be a multiple of 32 (32 cells per 32-bit word); it is " +
+           std::to_string(problem.shape.width);
+  }
+  // Word indices are 32-bit.
+  if (problem.shape.cells() / 32 > (std::int64_t{1} << 31)) {
+    return "at most 2^36 cells (2^31 words, 32-bit word indices)";
+  }
+  return std::nullopt;
+}
+
+/// A run of generations on the packed grid; the derived class launches kernels
+/// from in() to out() and calls swap() after each launch.
+class PackedSimulator : public Simulator {
+public:
+  /// `instructions_per_cell_update`: the kernel's LOP3-class instructions per cell
+  /// updated (written), for the %lop3 unit of the reports.
+  PackedSimulator(const Problem& problem, double instructions_per_cell_update,
+                  double bytes_per_generation)
+      : problem_(problem), words_per_row_(static_cast<unsigned>(problem.shape.width / 32)),
+        words_(static_cast<std::size_t>(problem.shape.width / 32 * problem.shape.height)),
+        instructions_per_cell_update_(instructions_per_cell_update),
+        bytes_per_generation_(bytes_per_generation), buffers_{
+                                                         cuda::DeviceBuffer<std::uint32_t>(words_),
+                                                         cuda::DeviceBuffer<std::uint32_t>(
+                                                             words_)} {}
+
+  void upload(const Grid& grid) override {
+    const std::vector<std::uint32_t> words = pack_rows<std::uint32_t>(grid);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(),
+                                        words_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice,
+                                        stream_.get()));
+    stream_.synchronize();
+  }
+
+  Grid download() override {
+    std::vector<std::uint32_t> words(words_);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(),
+                                        words_ * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                        stream_.get()));
+    stream_.synchronize();
+    Grid grid(problem_.shape);
+    unpack_rows<std::uint32_t>(std::span<const std::uint32_t>(words), grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    launch(generations);
+    stream_.synchronize();
+  }
+
+  double timed_advance(std::uint64_t generations) override {
+    timer_.start(stream_.get());
+    launch(generations);
+    timer_.stop(stream_.get());
+    return timer_.seconds();
+  }
+
+  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    auto info = cuda::device_info();
+    info.merge(cuda::measured_ceilings());
+    info["instructions_per_cell_update"] = std::to_string(instructions_per_cell_update_);
+    return info;
+  }
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return bytes_per_generation_;
+  }
+
+protected:
+  virtual void launch(std::uint64_t generations) = 0;
+
+  [[nodiscard]] const Problem& problem() const { return problem_; }
+  [[nodiscard]] unsigned words_per_row() const { return words_per_row_; }
+  [[nodiscard]] unsigned height() const { return static_cast<unsigned>(problem_.shape.height); }
+  [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
+  [[nodiscard]] const std::uint32_t* in() const { return buffers_[current_].data(); }
+  [[nodiscard]] std::uint32_t* out() { return buffers_[1 - current_].data(); }
+  void swap() { current_ = 1 - current_; }
+
+private:
+  Problem problem_;
+  unsigned words_per_row_;
+  std::size_t words_;
+  double instructions_per_cell_update_;
+  double bytes_per_generation_;
+  cuda::Stream stream_;
+  cuda::EventTimer timer_;
+  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> buffers_;
+  int current_ = 0;
+};
+
+} // namespace lifebench::cuda_packed

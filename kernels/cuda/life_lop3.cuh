@@ -1,0 +1,119 @@
+// B3/S23 on 32 cells at once (one bit per cell, LSB = leftmost cell) as chains of
+// LOP3 instructions: the two sequences of seed 000 ("LOP3": eleven found by hand,
+// ten found by a SAT solver) over the eight neighbour words, and our per-row
+// variant that sums each row horizontally once and combines three row sums.
+// Every function here also runs on the host, so the logic is testable there.
+#pragma once
+
+#include "common/host_device.hpp"
+#include "cuda/lop3.cuh"
+
+#include <cstdint>
+
+namespace lifebench::cuda::life {
+
+// Truth tables in lop3's convention (a = 0xF0, b = 0xCC, c = 0xAA).
+inline constexpr std::uint8_t xor3 = 0x96;     // a ^ b ^ c: sum bit of a full adder
+inline constexpr std::uint8_t majority = 0xE8; // at least two of a, b, c: its carry
+
+/// Cells' west neighbours: bit i of the result is bit i-1 of `x`, bit 0 is bit 31
+/// of `left`, the word of the 32 cells to the left.
+LIFEBENCH_HOST_DEVICE std::uint32_t west(std::uint32_t x, std::uint32_t left) {
+#ifdef __CUDA_ARCH__
+  return __funnelshift_l(left, x, 1);
+#else
+  return (x << 1) | (left >> 31);
+#endif
+}
+
+/// Cells' east neighbours: bit i is bit i+1 of `x`, bit 31 is bit 0 of `right`.
+LIFEBENCH_HOST_DEVICE std::uint32_t east(std::uint32_t x, std::uint32_t right) {
+#ifdef __CUDA_ARCH__
+  return __funnelshift_r(x, right, 1);
+#else
+  return (x >> 1) | (right << 31);
+#endif
+}
+
+/// The eight neighbour words of 32 cells, in the blog's names a0 ... a7 (any order:
+/// both sequences treat them alike).
+struct Neighbours {
+  std::uint32_t a[8];
+};
+
+/// Seed 000's hand-written sequence, 11 LOP3: three full adders reduce a0..a7
+/// to count = a9 + aA + 2*b3 + 4*c0; then "odd count or alive", "count is 2 or 3"
+/// and "count below 4" decide the cell.
+LIFEBENCH_HOST_DEVICE std::uint32_t step_human11(const Neighbours& n, std::uint32_t center) {
+  const std::uint32_t a8 = lop3<xor3>(n.a[2], n.a[1], n.a[0]);
+  const std::uint32_t b0 = lop3<majority>(n.a[2], n.a[1], n.a[0]);
+  const std::uint32_t a9 = lop3<xor3>(n.a[5], n.a[4], n.a[3]);
+  const std::uint32_t b1 = lop3<majority>(n.a[5], n.a[4], n.a[3]);
+  const std::uint32_t aA = lop3<xor3>(a8, n.a[7], n.a[6]);
+  const std::uint32_t b2 = lop3<majority>(a8, n.a[7], n.a[6]);
+  const std::uint32_t b3 = lop3<xor3>(b2, b1, b0);
+  const std::uint32_t c0 = lop3<majority>(b2, b1, b0);
+  const std::uint32_t parity = lop3<0xF6>(center, aA, a9); // center | (aA ^ a9)
+  const std::uint32_t two_three = lop3<0x78>(b3, aA, a9);  // b3 ^ (aA & a9)
+  return lop3<0x40>(parity, two_three, c0);                // parity & two_three & ~c0
+}
+
+/// Seed 000's SAT-solver sequence, 10 LOP3: the same first six instructions, then
+/// four whose tables the blog gives without explanation.
+LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10(const Neighbours& n, std::uint32_t center) {
+  const std::uint32_t a8 = lop3<xor3>(n.a[2], n.a[1], n.a[0]);
+  const std::uint32_t b0 = lop3<majority>(n.a[2], n.a[1], n.a[0]);
+  const std::uint32_t a9 = lop3<xor3>(n.a[5], n.a[4], n.a[3]);
+  const std::uint32_t b1 = lop3<majority>(n.a[5], n.a[4], n.a[3]);
+  const std::uint32_t aA = lop3<xor3>(a8, n.a[7], n.a[6]);
+  const std::uint32_t b2 = lop3<majority>(a8, n.a[7], n.a[6]);
+  const std::uint32_t magic0 = lop3<0x3E>(a9, aA, center);
+  const std::uint32_t magic1 = lop3<0x5B>(magic0, center, b2);
+  const std::uint32_t magic2 = lop3<0x91>(magic1, b1, b0);
+  return lop3<0x58>(magic2, magic0, magic1);
+}
+
+/// The neighbour words of the 32 cells `mid` from the three rows' words and the
+/// words left and right of them (up = the row above).
+LIFEBENCH_HOST_DEVICE Neighbours neighbours(std::uint32_t up_left, std::uint32_t up,
+                                            std::uint32_t up_right, std::uint32_t left,
+                                            std::uint32_t mid, std::uint32_t right,
+                                            std::uint32_t down_left, std::uint32_t down,
+                                            std::uint32_t down_right) {
+  return {{west(up, up_left), up, east(up, up_right), west(mid, left), east(mid, right),
+           west(down, down_left), down, east(down, down_right)}};
+}
+
+/// A row's horizontal three-cell sums (west + self + east, 0..3) as two bit planes.
+struct RowSum {
+  std::uint32_t ones;
+  std::uint32_t twos;
+};
+
+/// 2 LOP3 once the west and east words are known.
+LIFEBENCH_HOST_DEVICE RowSum row_sum(std::uint32_t west_word, std::uint32_t x,
+                                     std::uint32_t east_word) {
+  return {lop3<xor3>(west_word, x, east_word), lop3<majority>(west_word, x, east_word)};
+}
+
+/// Ours: the next state from the row sums of the rows above, at and below the
+/// cells, 8 LOP3. The 3x3 total (centre included) is T = u0 + 2*(u1 + v0) + 4*v1
+/// with (u0, u1) the full-adder sum of the ones planes and (v0, v1) that of the
+/// twos planes; B3/S23 is T == 3, or T == 4 and alive. With u0 set that is
+/// u1 + v0 + 2*v1 == 1, with u0 clear and the cell alive u1 + v0 + 2*v1 == 2.
+LIFEBENCH_HOST_DEVICE std::uint32_t step_row_sums(RowSum up, RowSum mid, RowSum down,
+                                                  std::uint32_t center) {
+  const std::uint32_t u0 = lop3<xor3>(up.ones, mid.ones, down.ones);
+  const std::uint32_t u1 = lop3<majority>(up.ones, mid.ones, down.ones);
+  const std::uint32_t v0 = lop3<xor3>(up.twos, mid.twos, down.twos);
+  const std::uint32_t v1 = lop3<majority>(up.twos, mid.twos, down.twos);
+  constexpr std::uint8_t a = lop3_a;
+  constexpr std::uint8_t b = lop3_b;
+  constexpr std::uint8_t c = lop3_c;
+  const std::uint32_t one = lop3<(~a & (b ^ c)) & 0xFF>(v1, u1, v0);
+  const std::uint32_t two = lop3<(a & ~b & ~c) | (~a & b & c)>(v1, u1, v0);
+  const std::uint32_t stays = lop3<(a & b & ~c) & 0xFF>(center, two, u0);
+  return lop3<(a & b) | c>(u0, one, stays);
+}
+
+} // namespace lifebench::cuda::life
