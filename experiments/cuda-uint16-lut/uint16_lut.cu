@@ -1,0 +1,192 @@
+// The slides' version 3 (seed 002, "uint16 (Bit-Packing)"): one uint16 holds 4x4
+// cells, one thread per uint16, 32x32 threads per block (128x128 cells); each thread
+// reads the 3x3 uint16 around its own and makes the next one with four lookups in the
+// 4x4 table of version 2, one per 2x2 quadrant. One generation per launch.
+#include "blocks.hpp"
+#include "cuda/ceilings.cuh"
+#include "cuda/error.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/experiment.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+constexpr int kThreads = 32;                   // 32x32 threads per block, one uint16 each
+constexpr int kTile = kThreads * blocks::side; // 128x128 cells per block
+
+/// uint16 (x, y), at most one outside the grid: wrapped (torus) or dead.
+template <bool Torus>
+__device__ std::uint32_t block_at(const std::uint16_t* in, int x, int y, int blocks_x,
+                                  int blocks_y) {
+  if constexpr (Torus) {
+    x = x < 0 ? x + blocks_x : (x == blocks_x ? 0 : x);
+    y = y < 0 ? y + blocks_y : (y == blocks_y ? 0 : y);
+  } else if (x < 0 || x >= blocks_x || y < 0 || y >= blocks_y) {
+    return 0;
+  }
+  return __ldg(in + static_cast<std::size_t>(y) * static_cast<std::size_t>(blocks_x) +
+               static_cast<std::size_t>(x));
+}
+
+template <bool Torus>
+__global__ void __launch_bounds__(kThreads* kThreads)
+    uint16_step(const std::uint16_t* __restrict__ in, std::uint16_t* __restrict__ out,
+                const std::uint8_t* __restrict__ lut, int blocks_x, int blocks_y) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  std::uint32_t around[3][3];
+#pragma unroll
+  for (int dy = -1; dy < 2; ++dy) {
+#pragma unroll
+    for (int dx = -1; dx < 2; ++dx) {
+      around[dy + 1][dx + 1] = block_at<Torus>(in, x + dx, y + dy, blocks_x, blocks_y);
+    }
+  }
+  const blocks::Window window = blocks::window(around);
+  std::uint32_t next = 0;
+#pragma unroll
+  for (int qr = 0; qr < 2; ++qr) {
+#pragma unroll
+    for (int qc = 0; qc < 2; ++qc) {
+      next |= blocks::place_quadrant(__ldg(lut + blocks::quadrant_index(window, qr, qc)), qr, qc);
+    }
+  }
+  out[static_cast<std::size_t>(y) * static_cast<std::size_t>(blocks_x) +
+      static_cast<std::size_t>(x)] = static_cast<std::uint16_t>(next);
+}
+
+class Uint16LutSimulator final : public Simulator {
+public:
+  explicit Uint16LutSimulator(const Problem& problem)
+      : problem_(problem), blocks_x_(static_cast<int>(problem.shape.width / blocks::side)),
+        blocks_y_(static_cast<int>(problem.shape.height / blocks::side)),
+        count_(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_)),
+        buffers_{cuda::DeviceBuffer<std::uint16_t>(count_),
+                 cuda::DeviceBuffer<std::uint16_t>(count_)},
+        lut_(lut4x4::entries) {
+    const auto table = lut4x4::build_table(problem.rule.birth, problem.rule.survive);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(lut_.data(), table.data(), table.size(),
+                                        cudaMemcpyHostToDevice, stream_.get()));
+    stream_.synchronize();
+  }
+
+  void upload(const Grid& grid) override {
+    const std::vector<std::uint16_t> packed = blocks::pack(grid);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), packed.data(),
+                                        count_ * sizeof(std::uint16_t), cudaMemcpyHostToDevice,
+                                        stream_.get()));
+    stream_.synchronize();
+  }
+
+  Grid download() override {
+    std::vector<std::uint16_t> packed(count_);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(packed.data(), buffers_[current_].data(),
+                                        count_ * sizeof(std::uint16_t), cudaMemcpyDeviceToHost,
+                                        stream_.get()));
+    stream_.synchronize();
+    Grid grid(problem_.shape);
+    blocks::unpack(packed, grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    launch(generations);
+    stream_.synchronize();
+  }
+
+  double timed_advance(std::uint64_t generations) override {
+    timer_.start(stream_.get());
+    launch(generations);
+    timer_.stop(stream_.get());
+    return timer_.seconds();
+  }
+
+  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    auto info = cuda::device_info();
+    info.merge(cuda::measured_ceilings());
+    return info;
+  }
+  /// Each uint16 read once and written once (2 bits per cell); the neighbours' re-reads
+  /// come from L1 and L2, the table from L1.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return 2.0 * static_cast<double>(count_ * sizeof(std::uint16_t));
+  }
+
+private:
+  void launch(std::uint64_t generations) {
+    const dim3 grid(static_cast<unsigned>(blocks_x_ / kThreads),
+                    static_cast<unsigned>(blocks_y_ / kThreads));
+    const dim3 block(kThreads, kThreads);
+    const bool torus = problem_.boundary == Boundary::torus;
+    for (std::uint64_t g = 0; g < generations; ++g) {
+      const std::uint16_t* in = buffers_[current_].data();
+      std::uint16_t* out = buffers_[1 - current_].data();
+      if (torus) {
+        uint16_step<true>
+            <<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), blocks_x_, blocks_y_);
+      } else {
+        uint16_step<false>
+            <<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), blocks_x_, blocks_y_);
+      }
+      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      current_ = 1 - current_;
+    }
+  }
+
+  Problem problem_;
+  int blocks_x_;
+  int blocks_y_;
+  std::size_t count_;
+  cuda::Stream stream_;
+  cuda::EventTimer timer_;
+  std::array<cuda::DeviceBuffer<std::uint16_t>, 2> buffers_;
+  cuda::DeviceBuffer<std::uint8_t> lut_;
+  int current_ = 0;
+};
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
+  // The harness refuses other families (ExperimentInfo::family) before asking.
+  const Shape& shape = problem.shape;
+  if (shape.width % kTile != 0 || shape.height % kTile != 0) {
+    return "width and height must be multiples of " + std::to_string(kTile) +
+           " (a uint16 holds 4x4 cells and each block of 32x32 threads updates a whole "
+           "128x128 tile); this grid is " +
+           shape.to_string();
+  }
+  constexpr std::int64_t max_width = std::int64_t{1} << 32; // int uint16 coordinates
+  if (shape.width > max_width || shape.height > std::int64_t{65535} * kTile) {
+    return "width at most 2^32 (32-bit coordinates) and height at most 65535 x 128 (CUDA's "
+           "grid y limit)";
+  }
+  return std::nullopt;
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cuda-uint16-lut",
+    .family = "square",
+    .backend = "cuda",
+    .source = "seed 002 version 3 \"uint16 (Bit-Packing)\"",
+    .technique = "one uint16 per 4x4 cells, one thread per uint16 reading its 3x3 neighbours, "
+                 "four lookups in the 65536-entry 4x4 table per uint16",
+    .axes = {},
+    .unavailable =
+        [] { return lifebench::cuda::unavailable_reason(&lifebench::uint16_step<true>); },
+    .unsupported = lifebench::unsupported,
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& /*params*/) -> std::unique_ptr<lifebench::Simulator> {
+      return std::make_unique<lifebench::Uint16LutSimulator>(problem);
+    }})
