@@ -1,0 +1,156 @@
+// What the hex-cuda-* experiments share: a simulator holding two device grids
+// (one byte per cell, or rows packed into words as lifebench/packed.hpp packs
+// them), swapped after each generation and timed with CUDA events; and the
+// six-neighbour count of a byte-per-cell grid (Golly's H neighbourhood, see
+// common/hex.hpp), wrapped on a torus or zero outside a plane.
+#pragma once
+
+#include "cuda/error.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace lifebench::hex {
+
+/// Two device grids of `Word`s and the launches that advance them. With Word =
+/// std::uint8_t and Packed = false the layout is the canonical one byte per cell.
+template <class Word, bool Packed> class DeviceGridSimulator : public Simulator {
+public:
+  explicit DeviceGridSimulator(const Problem& problem)
+      : problem_(problem),
+        words_(Packed ? static_cast<std::size_t>(words_per_row<Word>(problem.shape.width) *
+                                                 problem.shape.height)
+                      : static_cast<std::size_t>(problem.shape.cells())),
+        buffers_{cuda::DeviceBuffer<Word>(words_), cuda::DeviceBuffer<Word>(words_)} {
+    static_assert(Packed || std::is_same_v<Word, std::uint8_t>);
+  }
+
+  void upload(const Grid& grid) override {
+    if constexpr (Packed) {
+      const std::vector<Word> words = pack_rows<Word>(grid);
+      copy_in(words.data());
+    } else {
+      copy_in(grid.data());
+    }
+  }
+
+  Grid download() override {
+    Grid grid(problem_.shape);
+    if constexpr (Packed) {
+      std::vector<Word> words(words_);
+      copy_out(words.data());
+      unpack_rows<Word>(std::span<const Word>(words), grid);
+    } else {
+      copy_out(grid.data());
+    }
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    launch(generations);
+    stream_.synchronize();
+  }
+
+  double timed_advance(std::uint64_t generations) override {
+    timer_.start(stream_.get());
+    launch(generations);
+    timer_.stop(stream_.get());
+    return timer_.seconds();
+  }
+
+  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    return cuda::device_info();
+  }
+  /// Each word read once and written once per generation: the least a kernel that
+  /// makes one pass over the grid per generation moves.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return 2.0 * static_cast<double>(words_ * sizeof(Word));
+  }
+
+protected:
+  /// Enqueues `generations` generations on stream(); swaps with swap() as it goes.
+  virtual void launch(std::uint64_t generations) = 0;
+
+  [[nodiscard]] const Problem& problem() const { return problem_; }
+  [[nodiscard]] std::size_t words() const { return words_; }
+  [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
+  [[nodiscard]] const Word* current() const { return buffers_[current_].data(); }
+  [[nodiscard]] Word* next() const { return buffers_[1 - current_].data(); }
+  void swap() { current_ = 1 - current_; }
+
+private:
+  void copy_in(const void* host) {
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), host, words_ * sizeof(Word),
+                                        cudaMemcpyHostToDevice, stream_.get()));
+    stream_.synchronize();
+  }
+  void copy_out(void* host) {
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(host, buffers_[current_].data(), words_ * sizeof(Word),
+                                        cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+  }
+
+  Problem problem_;
+  std::size_t words_;
+  cuda::Stream stream_;
+  cuda::EventTimer timer_;
+  std::array<cuda::DeviceBuffer<Word>, 2> buffers_;
+  int current_ = 0;
+};
+
+/// Rows and columns of a cell's neighbours, wrapped (torus) or -1 outside (plane).
+template <bool Torus> struct Around {
+  int left, right, up, down;
+  __device__ Around(int x, int y, int width, int height) {
+    if constexpr (Torus) {
+      left = x == 0 ? width - 1 : x - 1;
+      right = x + 1 == width ? 0 : x + 1;
+      up = y == 0 ? height - 1 : y - 1;
+      down = y + 1 == height ? 0 : y + 1;
+    } else {
+      left = x - 1;
+      right = x + 1 == width ? -1 : x + 1;
+      up = y - 1;
+      down = y + 1 == height ? -1 : y + 1;
+    }
+  }
+};
+
+/// Cell (x, y) of a byte-per-cell grid; 0 where x or y is -1 (outside a plane).
+__device__ __forceinline__ unsigned cell_at(const std::uint8_t* __restrict__ grid, int width, int x,
+                                            int y) {
+  if (x < 0 || y < 0) return 0;
+  return grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+              static_cast<std::size_t>(x)];
+}
+
+/// Live neighbours of cell (x, y): (x-1, y-1), (x, y-1), (x-1, y), (x+1, y), (x, y+1), (x+1, y+1).
+template <bool Torus>
+__device__ __forceinline__ unsigned neighbour_count(const std::uint8_t* __restrict__ grid, int x,
+                                                    int y, int width, int height) {
+  const Around<Torus> n(x, y, width, height);
+  return cell_at(grid, width, n.left, n.up) + cell_at(grid, width, x, n.up) +
+         cell_at(grid, width, n.left, y) + cell_at(grid, width, n.right, y) +
+         cell_at(grid, width, x, n.down) + cell_at(grid, width, n.right, n.down);
+}
+
+/// Why a byte-per-cell kernel with 32-bit int coordinates cannot take the problem, or nothing.
+inline std::optional<std::string> byte_grid_unsupported(const Problem& problem) {
+  if (problem.shape.width >= (std::int64_t{1} << 31) ||
+      problem.shape.height >= (std::int64_t{1} << 31)) {
+    return std::string("width and height must be below 2^31 (32-bit coordinates)");
+  }
+  return std::nullopt;
+}
+
+} // namespace lifebench::hex
