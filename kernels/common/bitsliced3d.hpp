@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace lifebench::bitsliced3d {
 
@@ -117,16 +118,16 @@ LIFEBENCH_HOST_DEVICE Word mux(Word bit, Word zero, Word one) {
 /// a compile-time constant the compiler folds the constant leaves away.
 LIFEBENCH_HOST_DEVICE Word select(std::uint32_t table, const Sum5& t) {
   Word level[16];
-  for (int i = 0; i < 16; ++i) {
+  for (std::size_t i = 0; i < 16; ++i) {
     const Word even = Word{0} - ((table >> (2 * i)) & 1U);
     const Word odd = Word{0} - ((table >> (2 * i + 1)) & 1U);
     level[i] = mux(t.b0, even, odd);
   }
-  for (int i = 0; i < 8; ++i)
+  for (std::size_t i = 0; i < 8; ++i)
     level[i] = mux(t.b1, level[2 * i], level[2 * i + 1]);
-  for (int i = 0; i < 4; ++i)
+  for (std::size_t i = 0; i < 4; ++i)
     level[i] = mux(t.b2, level[2 * i], level[2 * i + 1]);
-  for (int i = 0; i < 2; ++i)
+  for (std::size_t i = 0; i < 2; ++i)
     level[i] = mux(t.b3, level[2 * i], level[2 * i + 1]);
   return mux(t.b4, level[0], level[1]);
 }
@@ -167,6 +168,15 @@ struct Cube {
   }
 };
 
+/// Why a width x height x depth grid cannot be a Cube, or nullptr.
+inline const char* unsupported_shape(std::int64_t width, std::int64_t height, std::int64_t depth) {
+  if (width != height || width != depth) return "the grid must be a cube (M x M x M)";
+  if (width % word_bits != 0) {
+    return "the side M must be a multiple of 32 (32 cells per 32-bit word along x)";
+  }
+  return nullptr;
+}
+
 /// One plane's xy-sums for a strip of Rows rows, and the strip's own words.
 template <int Rows> struct PlaneSums {
   Sum4 sum[Rows];
@@ -177,8 +187,8 @@ template <int Rows> struct PlaneSums {
 template <bool Torus, int Rows> struct Strip {
   int left, word, right;    ///< word indices along x (wrapped on a torus)
   bool has_left, has_right; ///< dead boundary: false at the cube's faces
-  int row[Rows + 2];        ///< word offsets of rows y0 - 1 ... y0 + Rows within a plane
-  bool has_row[Rows + 2];   ///< dead boundary: false outside the cube
+  int row[Rows + 2]{};      ///< word offsets of rows y0 - 1 ... y0 + Rows within a plane
+  bool has_row[Rows + 2]{}; ///< dead boundary: false outside the cube
 
   LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0) {
     word = w;
@@ -254,6 +264,34 @@ LIFEBENCH_HOST_DEVICE void column_walk(const Word* in, Word* out, const Cube& cu
   }
   if (z < z1) walk_step(in, out, cube, strip, z, rule, a, b, c);
   if (z + 1 < z1) walk_step(in, out, cube, strip, z + 1, rule, b, c, a);
+}
+
+/// Calls f(std::bool_constant<Torus>{}, std::integral_constant<int, Rows>{}, rule) with the
+/// compiled variant for the problem: B6/S567 by hand, any other rule through AnyRule; rows 1,
+/// 2 or 4 (anything else is 4: the callers' axes allow only these).
+template <class F>
+void with_variant(bool torus, int rows, std::uint32_t birth, std::uint32_t survive, F&& f) {
+  const auto with_rows = [&](auto torus_c, auto rule) {
+    if (rows == 1) {
+      f(torus_c, std::integral_constant<int, 1>{}, rule);
+    } else if (rows == 2) {
+      f(torus_c, std::integral_constant<int, 2>{}, rule);
+    } else {
+      f(torus_c, std::integral_constant<int, 4>{}, rule);
+    }
+  };
+  const auto with_torus = [&](auto rule) {
+    if (torus) {
+      with_rows(std::true_type{}, rule);
+    } else {
+      with_rows(std::false_type{}, rule);
+    }
+  };
+  if (birth == RuleB6S567::birth && survive == RuleB6S567::survive) {
+    with_torus(RuleB6S567{});
+  } else {
+    with_torus(AnyRule::from(birth, survive));
+  }
 }
 
 } // namespace lifebench::bitsliced3d

@@ -1,0 +1,198 @@
+// 3D life on CPU threads with the bit logic of cuda3d-bitsliced: one bit per
+// cell, 32 cells per 32-bit word along x, the 27-cell count by bit-sliced adders
+// (kernels/common/bitsliced3d.hpp). Each thread runs the GPU thread's column
+// walk along z for its share of (z segment, row strip) pairs, every word of the
+// strip in turn so that the rows stay in the cache. A pool of threads, started
+// once, runs every generation; the two grids are swapped by index.
+#include "common/bitsliced3d.hpp"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+
+#include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+namespace b3 = bitsliced3d;
+
+/// Threads started once; run() hands every one of them the same job and waits.
+class WorkerPool {
+public:
+  explicit WorkerPool(int threads) {
+    for (int i = 1; i < threads; ++i) {
+      workers_.emplace_back([this, i](const std::stop_token& stop) { serve(stop, i); });
+    }
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  ~WorkerPool() {
+    {
+      // Under the lock: a worker between its check and its wait would miss the wake-up.
+      const std::scoped_lock lock(mutex_);
+      for (auto& worker : workers_)
+        worker.request_stop();
+    }
+    wake_.notify_all();
+  }
+
+  [[nodiscard]] int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  /// Runs job(i) for i = 0 ... size() - 1, i = 0 on the calling thread; returns when all are done.
+  void run(const std::function<void(int)>& job) {
+    {
+      const std::scoped_lock lock(mutex_);
+      job_ = &job;
+      pending_ = static_cast<int>(workers_.size());
+      ++epoch_;
+    }
+    wake_.notify_all();
+    job(0);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+private:
+  void serve(const std::stop_token& stop, int index) {
+    std::uint64_t seen = 0;
+    while (true) {
+      const std::function<void(int)>* job = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stop.stop_requested() || epoch_ != seen; });
+        if (stop.stop_requested()) return;
+        seen = epoch_;
+        job = job_;
+      }
+      (*job)(index);
+      const std::scoped_lock lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(int)>* job_ = nullptr;
+  int pending_ = 0;
+  std::uint64_t epoch_ = 0;
+  std::vector<std::jthread> workers_; // last: joined before the members above go
+};
+
+class Threads3DSimulator final : public Simulator {
+public:
+  Threads3DSimulator(const Problem& problem, const Params& params)
+      : problem_(problem), cube_{static_cast<int>(problem.shape.width),
+                                 static_cast<int>(problem.shape.width / b3::word_bits)},
+        rows_(static_cast<int>(params.get_int("rows"))),
+        planes_(static_cast<int>(params.get_int("planes"))),
+        pool_(static_cast<int>(params.get_int("threads"))) {
+    const std::size_t words = cube_.plane_words() * static_cast<std::size_t>(cube_.side);
+    grids_[0].resize(words);
+    grids_[1].resize(words);
+  }
+
+  void upload(const Grid& grid) override { grids_[current_] = pack_rows<b3::Word>(grid); }
+
+  Grid download() override {
+    Grid grid(problem_.shape);
+    unpack_rows<b3::Word>(std::span<const b3::Word>(grids_[current_]), grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    b3::with_variant(problem_.boundary == Boundary::torus, rows_, problem_.rule.birth,
+                     problem_.rule.survive, [&](auto torus, auto rows, auto rule) {
+                       for (std::uint64_t g = 0; g < generations; ++g) {
+                         step<decltype(torus)::value, decltype(rows)::value>(rule);
+                         current_ = 1 - current_;
+                       }
+                     });
+  }
+
+private:
+  /// One generation: the (segment, strip) pairs in contiguous shares, one per thread.
+  template <bool Torus, int Rows, class RuleFn> void step(const RuleFn& rule) {
+    const b3::Word* in = grids_[current_].data();
+    b3::Word* out = grids_[1 - current_].data();
+    const int strips = cube_.side / Rows;
+    const int segments = (cube_.side + planes_ - 1) / planes_;
+    const std::int64_t items = std::int64_t{strips} * segments;
+    const int threads = pool_.size();
+    pool_.run([&](int index) {
+      const std::int64_t first = items * index / threads;
+      const std::int64_t last = items * (index + 1) / threads;
+      for (std::int64_t item = first; item < last; ++item) {
+        const int z0 = static_cast<int>(item / strips) * planes_;
+        const int z1 = std::min(z0 + planes_, cube_.side);
+        const int y0 = static_cast<int>(item % strips) * Rows;
+        for (int w = 0; w < cube_.words; ++w) {
+          b3::column_walk<Torus, Rows>(in, out, cube_, w, y0, z0, z1, rule);
+        }
+      }
+    });
+  }
+
+  Problem problem_;
+  b3::Cube cube_;
+  int rows_;
+  int planes_;
+  std::array<std::vector<b3::Word>, 2> grids_;
+  int current_ = 0;
+  WorkerPool pool_;
+};
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+  const Shape& shape = problem.shape;
+  if (const char* reason = b3::unsupported_shape(shape.width, shape.height, shape.depth)) {
+    return std::string(reason);
+  }
+  if (params.get_int("threads") < 1) return std::string("threads must be at least 1");
+  if (params.get_int("planes") < 1) return std::string("planes must be at least 1");
+  return std::nullopt;
+}
+
+std::string all_threads() {
+  return std::to_string(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cpu3d-threads",
+    .family = "3d",
+    .backend = "cpu",
+    .source = "ours (CPU counterpart of cuda3d-bitsliced, for seed 001's 3D life)",
+    .technique = "one bit per cell, bit-sliced 27-cell sums (x, then y, then z with a rolling "
+                 "window of plane sums), the GPU thread's column walk on a pool of CPU threads",
+    .axes = {{.name = "threads",
+              .default_value = lifebench::all_threads(),
+              .allowed = {},
+              .description = "worker threads, the calling one included (default: all hardware "
+                             "threads)"},
+             {.name = "rows",
+              .default_value = "4",
+              .allowed = {"1", "2", "4"},
+              .description = "rows of 32-cell words one column walk updates (as cuda3d-bitsliced)"},
+             {.name = "planes",
+              .default_value = "16",
+              .allowed = {},
+              .description = "planes one column walk updates along z (the last walk may have "
+                             "fewer)"}},
+    .unsupported = lifebench::unsupported,
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
+      return std::make_unique<lifebench::Threads3DSimulator>(problem, params);
+    }})
