@@ -2,17 +2,13 @@
 // threads per block updating 64x64 cells from a 66x66 tile in shared memory, each
 // thread its 2x2 cells with one lookup in a 65536-entry table indexed by their 4x4
 // neighbourhood. One generation per launch.
-#include "cuda/ceilings.cuh"
-#include "cuda/error.cuh"
-#include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lut4x4.hpp"
+#include "table_simulator.cuh"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,84 +98,33 @@ __global__ void __launch_bounds__(kThreads* kThreads)
   *reinterpret_cast<std::uint16_t*>(top + pitch) = lut4x4::centre_row_cells(entry, 1);
 }
 
-class Lut4x4Simulator final : public Simulator {
+class Lut4x4Simulator final : public TableSimulator<std::uint8_t> {
 public:
   explicit Lut4x4Simulator(const Problem& problem)
-      : problem_(problem), cells_(static_cast<std::size_t>(problem.shape.cells())),
-        buffers_{cuda::DeviceBuffer<std::uint8_t>(cells_),
-                 cuda::DeviceBuffer<std::uint8_t>(cells_)},
-        lut_(lut4x4::entries) {
-    const auto table = lut4x4::build_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(lut_.data(), table.data(), table.size(),
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
+      : TableSimulator(problem, static_cast<std::size_t>(problem.shape.cells())) {}
 
-  void upload(const Grid& grid) override {
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), grid.data(), cells_,
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
-
+  void upload(const Grid& grid) override { copy_in(grid.data()); }
   Grid download() override {
-    Grid grid(problem_.shape);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(grid.data(), buffers_[current_].data(), cells_,
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
+    Grid grid(problem().shape);
+    copy_out(grid.data());
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    auto info = cuda::device_info();
-    info.merge(cuda::measured_ceilings());
-    return info;
-  }
-  /// Each cell read once and written once; the ring and the table stay in the caches.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(cells_);
-  }
-
 private:
-  void launch(std::uint64_t generations) {
-    const dim3 grid(static_cast<unsigned>(problem_.shape.width / kTile),
-                    static_cast<unsigned>(problem_.shape.height / kTile));
+  void step(const std::uint8_t* in, std::uint8_t* out, const std::uint8_t* table,
+            cudaStream_t stream) override {
+    const Shape& shape = problem().shape;
+    const dim3 grid(static_cast<unsigned>(shape.width / kTile),
+                    static_cast<unsigned>(shape.height / kTile));
     const dim3 block(kThreads, kThreads);
-    const auto width = static_cast<int>(problem_.shape.width);
-    const auto height = static_cast<int>(problem_.shape.height);
-    const bool torus = problem_.boundary == Boundary::torus;
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      const std::uint8_t* in = buffers_[current_].data();
-      std::uint8_t* out = buffers_[1 - current_].data();
-      if (torus) {
-        lut_step<true><<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), width, height);
-      } else {
-        lut_step<false><<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), width, height);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      current_ = 1 - current_;
+    const auto width = static_cast<int>(shape.width);
+    const auto height = static_cast<int>(shape.height);
+    if (problem().boundary == Boundary::torus) {
+      lut_step<true><<<grid, block, 0, stream>>>(in, out, table, width, height);
+    } else {
+      lut_step<false><<<grid, block, 0, stream>>>(in, out, table, width, height);
     }
   }
-
-  Problem problem_;
-  std::size_t cells_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<std::uint8_t>, 2> buffers_;
-  cuda::DeviceBuffer<std::uint8_t> lut_;
-  int current_ = 0;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {

@@ -2,17 +2,13 @@
 // cells, one thread per uint16, 32x32 threads per block (128x128 cells); each thread
 // reads the 3x3 uint16 around its own and makes the next one with four lookups in the
 // 4x4 table of version 2, one per 2x2 quadrant. One generation per launch.
+#include "../cuda-lut4x4/table_simulator.cuh"
 #include "blocks.hpp"
-#include "cuda/ceilings.cuh"
-#include "cuda/error.cuh"
-#include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,94 +61,37 @@ __global__ void __launch_bounds__(kThreads* kThreads)
       static_cast<std::size_t>(x)] = static_cast<std::uint16_t>(next);
 }
 
-class Uint16LutSimulator final : public Simulator {
+class Uint16LutSimulator final : public TableSimulator<std::uint16_t> {
 public:
   explicit Uint16LutSimulator(const Problem& problem)
-      : problem_(problem), blocks_x_(static_cast<int>(problem.shape.width / blocks::side)),
-        blocks_y_(static_cast<int>(problem.shape.height / blocks::side)),
-        count_(static_cast<std::size_t>(blocks_x_) * static_cast<std::size_t>(blocks_y_)),
-        buffers_{cuda::DeviceBuffer<std::uint16_t>(count_),
-                 cuda::DeviceBuffer<std::uint16_t>(count_)},
-        lut_(lut4x4::entries) {
-    const auto table = lut4x4::build_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(lut_.data(), table.data(), table.size(),
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
+      : TableSimulator(problem, static_cast<std::size_t>(problem.shape.cells() /
+                                                         (blocks::side * blocks::side))) {}
 
-  void upload(const Grid& grid) override {
-    const std::vector<std::uint16_t> packed = blocks::pack(grid);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), packed.data(),
-                                        count_ * sizeof(std::uint16_t), cudaMemcpyHostToDevice,
-                                        stream_.get()));
-    stream_.synchronize();
-  }
-
+  void upload(const Grid& grid) override { copy_in(blocks::pack(grid).data()); }
   Grid download() override {
-    std::vector<std::uint16_t> packed(count_);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(packed.data(), buffers_[current_].data(),
-                                        count_ * sizeof(std::uint16_t), cudaMemcpyDeviceToHost,
-                                        stream_.get()));
-    stream_.synchronize();
-    Grid grid(problem_.shape);
+    std::vector<std::uint16_t> packed(
+        static_cast<std::size_t>(problem().shape.cells() / (blocks::side * blocks::side)));
+    copy_out(packed.data());
+    Grid grid(problem().shape);
     blocks::unpack(packed, grid);
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    auto info = cuda::device_info();
-    info.merge(cuda::measured_ceilings());
-    return info;
-  }
-  /// Each uint16 read once and written once (2 bits per cell); the neighbours' re-reads
-  /// come from L1 and L2, the table from L1.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(count_ * sizeof(std::uint16_t));
-  }
-
 private:
-  void launch(std::uint64_t generations) {
-    const dim3 grid(static_cast<unsigned>(blocks_x_ / kThreads),
-                    static_cast<unsigned>(blocks_y_ / kThreads));
+  void step(const std::uint16_t* in, std::uint16_t* out, const std::uint8_t* table,
+            cudaStream_t stream) override {
+    const Shape& shape = problem().shape;
+    const auto blocks_x = static_cast<int>(shape.width / blocks::side);
+    const auto blocks_y = static_cast<int>(shape.height / blocks::side);
+    const dim3 grid(static_cast<unsigned>(blocks_x / kThreads),
+                    static_cast<unsigned>(blocks_y / kThreads));
     const dim3 block(kThreads, kThreads);
-    const bool torus = problem_.boundary == Boundary::torus;
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      const std::uint16_t* in = buffers_[current_].data();
-      std::uint16_t* out = buffers_[1 - current_].data();
-      if (torus) {
-        uint16_step<true>
-            <<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), blocks_x_, blocks_y_);
-      } else {
-        uint16_step<false>
-            <<<grid, block, 0, stream_.get()>>>(in, out, lut_.data(), blocks_x_, blocks_y_);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      current_ = 1 - current_;
+    if (problem().boundary == Boundary::torus) {
+      uint16_step<true><<<grid, block, 0, stream>>>(in, out, table, blocks_x, blocks_y);
+    } else {
+      uint16_step<false><<<grid, block, 0, stream>>>(in, out, table, blocks_x, blocks_y);
     }
   }
-
-  Problem problem_;
-  int blocks_x_;
-  int blocks_y_;
-  std::size_t count_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<std::uint16_t>, 2> buffers_;
-  cuda::DeviceBuffer<std::uint8_t> lut_;
-  int current_ = 0;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
