@@ -1,0 +1,381 @@
+// Pieces shared by the CUDA reproductions of Fujita, Nakano and Ito's bit-per-cell Game of
+// Life (seed 003, Sections 4-7): the alignment of neighbour words for Algorithms SINGLE-WORD
+// and DOUBLE-WORD (kernels/common/bpbc.hpp), the column-major word layout of their Figure 3,
+// the geometry of multi-step tiles (Section 6: a d x d tile, t steps, the clean m x m patch,
+// m = d - 2t, written back), the per-lane step of a one-warp tile, and the host side of a
+// simulator on that layout. Everything above the simulator is LIFEBENCH_HOST_DEVICE, so it
+// can be checked on the host against the reference.
+#pragma once
+
+#include "common/bpbc.hpp"
+#include "common/host_device.hpp"
+#include "cuda/error.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lifebench::bpbc_tile {
+
+template <class W> inline constexpr int bits = static_cast<int>(sizeof(W) * 8);
+
+/// A word of a row and the words on either side of it (0 where the row ends).
+template <class W> struct Row3 {
+  W left;
+  W centre;
+  W right;
+};
+
+template <class W> LIFEBENCH_HOST_DEVICE Row3<W> alone(W word) {
+  return {W{0}, word, W{0}};
+}
+
+// Bit i of a word is cell i of its d cells (least significant bit leftmost), so the
+// western neighbours move up one bit, with the last cell of the word on the left.
+template <class W> LIFEBENCH_HOST_DEVICE W from_west(Row3<W> row) {
+  return static_cast<W>(static_cast<W>(row.centre << 1) |
+                        static_cast<W>(row.left >> (bits<W> - 1)));
+}
+template <class W> LIFEBENCH_HOST_DEVICE W from_east(Row3<W> row) {
+  return static_cast<W>(static_cast<W>(row.centre >> 1) |
+                        static_cast<W>(row.right << (bits<W> - 1)));
+}
+
+/// Next state of the centre word of `mid` (Algorithm SINGLE-WORD).
+template <class W> LIFEBENCH_HOST_DEVICE W next_single(Row3<W> up, Row3<W> mid, Row3<W> down) {
+  return bpbc::single_word(from_west(up), up.centre, from_east(up), from_west(mid), from_east(mid),
+                           from_west(down), down.centre, from_east(down), mid.centre);
+}
+
+/// Next states of the centre words of `k` and of `l`, the row below it (Algorithm DOUBLE-WORD,
+/// the paper's Figure 5 names).
+template <class W>
+LIFEBENCH_HOST_DEVICE bpbc::WordPair<W> next_double(Row3<W> up, Row3<W> k, Row3<W> l,
+                                                    Row3<W> down) {
+  return bpbc::double_word(from_west(up), up.centre, from_east(up), from_west(k), from_east(k),
+                           from_west(down), down.centre, from_east(down), from_west(l),
+                           from_east(l), k.centre, l.centre);
+}
+
+/// Rows one lane of a 32-thread warp holds in a tile of `bits<W>` rows: 1 (32x32 tile of
+/// 32-bit words) or 2 (64x64 tile of 64-bit words: rows 2*lane and 2*lane+1, the paper's
+/// Figure 8).
+template <class W> inline constexpr int lane_rows = bits<W> / 32;
+
+/// One generation of a lane's rows inside a tile, cells outside the tile taken as dead.
+/// `above` and `below` are the rows just above and below the lane's (0 past the tile).
+/// Double: one DOUBLE-WORD for the lane's two rows; otherwise SINGLE-WORD once per row.
+template <bool Double, class W>
+LIFEBENCH_HOST_DEVICE void lane_step(W above, W (&rows)[lane_rows<W>], W below) {
+  if constexpr (lane_rows<W> == 1) {
+    static_assert(!Double, "a lane holding one word runs SINGLE-WORD");
+    rows[0] = next_single(alone(above), alone(rows[0]), alone(below));
+  } else if constexpr (Double) {
+    const bpbc::WordPair<W> next =
+        next_double(alone(above), alone(rows[0]), alone(rows[1]), alone(below));
+    rows[0] = next.k;
+    rows[1] = next.l;
+  } else {
+    const W first = next_single(alone(above), alone(rows[0]), alone(rows[1]));
+    rows[1] = next_single(alone(rows[0]), alone(rows[1]), alone(below));
+    rows[0] = first;
+  }
+}
+
+/// Figure 3 of the paper: the grid as columns of words, word column `wx` of row `y` at
+/// wx * height + y, so that a tile's rows are consecutive words.
+struct Columns {
+  int words_per_row; ///< width / bits
+  int height;
+
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE std::size_t index(int wx, int y) const {
+    return static_cast<std::size_t>(wx) * static_cast<std::size_t>(height) +
+           static_cast<std::size_t>(y);
+  }
+};
+
+/// Section 6's geometry: the universe is cut into m x m patches (m = d - 2t; the last row
+/// and column of patches are cut at the grid's edge); patch (px, py) is simulated as the
+/// d x d tile that extends it by t cells on every side, whose cells outside the tile are
+/// taken as dead, and after t steps (or fewer) only the patch, still clean, is written back.
+template <class W> struct Multistep {
+  Columns grid;
+  int steps; ///< t, the tile's margin
+
+  static constexpr int d = bits<W>;
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE int patch() const { return d - 2 * steps; }
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE int width() const { return grid.words_per_row * d; }
+
+  /// Row r (0 <= r < d) of the tile of the patch at cells (x0, y0), read on the torus: d
+  /// cells from x0 - t, so from one word or two.
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE W load(const W* in, int x0, int y0, int r) const {
+    const int start = (x0 - steps + width()) % width(); // width >= d > t
+    const int y = ((y0 - steps + r) % grid.height + grid.height) % grid.height;
+    const int wx = start / d;
+    const int offset = start % d;
+    const W low = in[grid.index(wx, y)];
+    if (offset == 0) return low;
+    const W high = in[grid.index(wx + 1 == grid.words_per_row ? 0 : wx + 1, y)];
+    return static_cast<W>(static_cast<W>(low >> offset) | static_cast<W>(high << (d - offset)));
+  }
+
+  /// Writes the clean cells of tile row r into the output, which was zeroed before the
+  /// launch: neighbouring patches share words, so each one ORs in only its own cells
+  /// (`or_into(index, bits)`), into one word or two.
+  template <class Or>
+  LIFEBENCH_HOST_DEVICE void store(W row, int x0, int y0, int r, Or&& or_into) const {
+    const int y = y0 + r - steps;
+    if (r < steps || r >= d - steps || y >= grid.height) return;
+    const int cells = patch() < width() - x0 ? patch() : width() - x0; // < d
+    const W clean =
+        static_cast<W>(static_cast<W>(row >> steps) & static_cast<W>((W{1} << cells) - W{1}));
+    const int wx = x0 / d;
+    const int offset = x0 % d;
+    or_into(grid.index(wx, y), static_cast<W>(clean << offset));
+    if (offset + cells > d) or_into(grid.index(wx + 1, y), static_cast<W>(clean >> (d - offset)));
+  }
+
+  [[nodiscard]] int patches_x() const { return (width() + patch() - 1) / patch(); }
+  [[nodiscard]] int patches_y() const { return (grid.height + patch() - 1) / patch(); }
+};
+
+/// The grid's cells as words in the column-major layout, and back.
+template <class W> std::vector<W> to_columns(const Grid& grid) {
+  const std::vector<W> rows = pack_rows<W>(grid);
+  const Columns columns{static_cast<int>(words_per_row<W>(grid.shape().width)),
+                        static_cast<int>(grid.shape().height)};
+  std::vector<W> out(rows.size());
+  for (int y = 0; y < columns.height; ++y) {
+    for (int wx = 0; wx < columns.words_per_row; ++wx) {
+      out[columns.index(wx, y)] =
+          rows[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns.words_per_row) +
+               static_cast<std::size_t>(wx)];
+    }
+  }
+  return out;
+}
+
+template <class W> void from_columns(std::span<const W> words, Grid& grid) {
+  const Columns columns{static_cast<int>(words_per_row<W>(grid.shape().width)),
+                        static_cast<int>(grid.shape().height)};
+  std::vector<W> rows(words.size());
+  for (int y = 0; y < columns.height; ++y) {
+    for (int wx = 0; wx < columns.words_per_row; ++wx) {
+      rows[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns.words_per_row) +
+           static_cast<std::size_t>(wx)] = words[columns.index(wx, y)];
+    }
+  }
+  unpack_rows<W>(rows, grid);
+}
+
+/// What every bit-per-cell experiment refuses: another rule (the algorithms compute B3/S23),
+/// a width that does not fill whole words, grids past 32-bit coordinates.
+inline std::optional<std::string> unsupported_layout(const Problem& problem, int word_bits) {
+  if (problem.rule.birth != (1U << 3) || problem.rule.survive != ((1U << 2) | (1U << 3))) {
+    return "Algorithms SINGLE-WORD and DOUBLE-WORD compute B3/S23 only, not " +
+           problem.rule.to_string();
+  }
+  if (problem.shape.width % word_bits != 0) {
+    return "width must be a multiple of " + std::to_string(word_bits) + " (" +
+           std::to_string(word_bits) + "-bit words, one cell per bit)";
+  }
+  if (problem.shape.width >= (std::int64_t{1} << 30) ||
+      problem.shape.height >= (std::int64_t{1} << 30)) {
+    return std::string("width and height must be below 2^30 (32-bit coordinates)");
+  }
+  return std::nullopt;
+}
+
+/// Host side of a simulator holding the grid as columns of W in two device buffers; the
+/// experiment supplies the launches of `generations` generations (launch()), which flip
+/// `current_`.
+template <class W> class ColumnSimulator : public Simulator {
+public:
+  explicit ColumnSimulator(const Problem& problem)
+      : problem_(problem), columns_{static_cast<int>(problem.shape.width / bits<W>),
+                                    static_cast<int>(problem.shape.height)},
+        words_(static_cast<std::size_t>(columns_.words_per_row) *
+               static_cast<std::size_t>(columns_.height)),
+        buffers_{cuda::DeviceBuffer<W>(words_), cuda::DeviceBuffer<W>(words_)} {}
+
+  void upload(const Grid& grid) override {
+    const std::vector<W> words = to_columns<W>(grid);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(), words_ * sizeof(W),
+                                        cudaMemcpyHostToDevice, stream_.get()));
+    stream_.synchronize();
+  }
+
+  Grid download() override {
+    std::vector<W> words(words_);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(), words_ * sizeof(W),
+                                        cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    Grid grid(problem_.shape);
+    from_columns<W>(words, grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    launch(generations);
+    stream_.synchronize();
+  }
+
+  double timed_advance(std::uint64_t generations) override {
+    timer_.start(stream_.get());
+    launch(generations);
+    timer_.stop(stream_.get());
+    return timer_.seconds();
+  }
+
+  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    return cuda::device_info();
+  }
+
+protected:
+  virtual void launch(std::uint64_t generations) = 0;
+
+  [[nodiscard]] const W* in() const { return buffers_[current_].data(); }
+  [[nodiscard]] W* out() const { return buffers_[1 - current_].data(); }
+  void flip() { current_ = 1 - current_; }
+
+  Problem problem_;
+  Columns columns_;
+  std::size_t words_;
+  cuda::Stream stream_;
+
+private:
+  cuda::EventTimer timer_;
+  std::array<cuda::DeviceBuffer<W>, 2> buffers_;
+  int current_ = 0;
+};
+
+/// Adds `word`'s set bits to a word of global memory that other blocks also write.
+__device__ inline void atomic_or(std::uint32_t* target, std::uint32_t word) {
+  atomicOr(target, word);
+}
+__device__ inline void atomic_or(std::uint64_t* target, std::uint64_t word) {
+  atomicOr(reinterpret_cast<unsigned long long*>(target), static_cast<unsigned long long>(word));
+}
+
+/// One warp per tile (Section 9: no __syncthreads()), one block per patch: load the tile,
+/// `steps` generations in which `Exchange` hands each lane the rows just above and below its
+/// own (through shared memory or warp shuffles), then write back the clean patch.
+template <class W, bool Double, class Exchange>
+__global__ void __launch_bounds__(32)
+    multistep_kernel(const W* __restrict__ in, W* __restrict__ out, Multistep<W> geometry,
+                     int steps) {
+  constexpr int r = lane_rows<W>;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int x0 = static_cast<int>(blockIdx.x) * geometry.patch();
+  const int y0 = static_cast<int>(blockIdx.y) * geometry.patch();
+  W rows[r];
+#pragma unroll
+  for (int j = 0; j < r; ++j)
+    rows[j] = geometry.load(in, x0, y0, lane * r + j);
+  for (int step = 0; step < steps; ++step) {
+    W above;
+    W below;
+    Exchange{}(rows, above, below);
+    lane_step<Double>(above, rows, below);
+  }
+#pragma unroll
+  for (int j = 0; j < r; ++j) {
+    geometry.store(rows[j], x0, y0, lane * r + j,
+                   [out](std::size_t index, W word) { atomic_or(out + index, word); });
+  }
+}
+
+/// The parameters of the multi-step experiments, spelled as in the paper.
+struct MultistepParams {
+  int tile;         ///< d
+  int steps;        ///< t
+  bool double_word; ///< DOUBLE-WORD, else SINGLE-WORD
+
+  static MultistepParams of(const Params& params) {
+    return {static_cast<int>(params.get_int("tile")),
+            static_cast<int>(params.get_int("steps_per_launch")), params.get("words") == "double"};
+  }
+};
+
+/// The axes the multi-step experiments share.
+inline std::vector<Axis> multistep_axes() {
+  return {{.name = "tile",
+           .default_value = "64",
+           .allowed = {"32", "64"},
+           .description = "d: 32x32 tiles of 32-bit words or 64x64 tiles of 64-bit words"},
+          {.name = "words",
+           .default_value = "double",
+           .allowed = {"single", "double"},
+           .description = "SINGLE-WORD (34 operations a word) or DOUBLE-WORD (59 operations for "
+                          "two words; tile=64 only)"},
+          {.name = "steps_per_launch",
+           .default_value = "8",
+           .allowed = {"1", "2", "4", "8", "16"},
+           .description = "t, generations per launch; patches are (d-2t) x (d-2t)"}};
+}
+
+/// Refusals of the multi-step kernels, beyond unsupported_layout().
+inline std::optional<std::string> unsupported_multistep(const Problem& problem,
+                                                        const Params& params) {
+  const auto [tile, steps, double_word] = MultistepParams::of(params);
+  if (auto reason = unsupported_layout(problem, tile)) return reason;
+  if (problem.boundary != Boundary::torus) {
+    return std::string("torus only (the paper's wrapped-around universe): tiles read their "
+                       "margins across the edges");
+  }
+  if (2 * steps >= tile) {
+    return "steps_per_launch must be below tile/2 = " + std::to_string(tile / 2) +
+           " (the clean patch has d - 2t = " + std::to_string(tile - 2 * steps) + " cells)";
+  }
+  if (double_word && tile == 32) {
+    return std::string("words=double needs tile=64: a lane of a 32x32 tile holds one 32-bit "
+                       "word (the paper runs SINGLE-WORD there)");
+  }
+  constexpr std::int64_t max_grid_y = 65535;
+  const std::int64_t patch = tile - 2 * steps;
+  if ((problem.shape.height + patch - 1) / patch > max_grid_y) {
+    return "height must be at most " + std::to_string(max_grid_y * patch) +
+           " (one block row per patch row, CUDA's grid y limit)";
+  }
+  return std::nullopt;
+}
+
+/// The multi-step simulator: ceil(generations / t) launches, the last one of the remaining
+/// generations (fewer steps on the same tiles leave a larger clean part). Each launch first
+/// zeroes the output, which its blocks OR their patches into.
+template <class W, bool Double, class Exchange>
+class MultistepSimulator final : public ColumnSimulator<W> {
+public:
+  MultistepSimulator(const Problem& problem, int steps)
+      : ColumnSimulator<W>(problem), steps_(steps) {}
+
+private:
+  void launch(std::uint64_t generations) override {
+    const Multistep<W> geometry{this->columns_, steps_};
+    const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
+                    static_cast<unsigned>(geometry.patches_y()));
+    for (std::uint64_t done = 0; done < generations; done += static_cast<std::uint64_t>(steps_)) {
+      const auto steps = static_cast<int>(
+          generations - done < static_cast<std::uint64_t>(steps_) ? generations - done : steps_);
+      LIFEBENCH_CUDA_CALL(
+          cudaMemsetAsync(this->out(), 0, this->words_ * sizeof(W), this->stream_.get()));
+      multistep_kernel<W, Double, Exchange>
+          <<<grid, 32, 0, this->stream_.get()>>>(this->in(), this->out(), geometry, steps);
+      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      this->flip();
+    }
+  }
+
+  int steps_;
+};
+
+} // namespace lifebench::bpbc_tile
