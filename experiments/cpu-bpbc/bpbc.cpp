@@ -7,7 +7,6 @@
 #include "packed_rows.hpp"
 
 #include <array>
-#include <memory>
 
 namespace lifebench {
 namespace {
@@ -59,13 +58,12 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unsupported =
         [](const lifebench::Problem& problem, const lifebench::Params& params) {
           return lifebench::double_words(params)
-                     ? lifebench::packed_rows::unsupported<lifebench::DoubleWord>(problem)
-                     : lifebench::packed_rows::unsupported<lifebench::SingleWord>(problem);
+                     ? lifebench::packed_rows::unsupported<lifebench::DoubleWord>(problem, params)
+                     : lifebench::packed_rows::unsupported<lifebench::SingleWord>(problem, params);
         },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      if (lifebench::double_words(params)) {
-        return std::make_unique<lifebench::packed_rows::Simulator<lifebench::DoubleWord>>(problem);
-      }
-      return std::make_unique<lifebench::packed_rows::Simulator<lifebench::SingleWord>>(problem);
-    }})
+    .make =
+        [](const lifebench::Problem& problem, const lifebench::Params& params) {
+          return lifebench::double_words(params)
+                     ? lifebench::packed_rows::make<lifebench::DoubleWord>(problem, params)
+                     : lifebench::packed_rows::make<lifebench::SingleWord>(problem, params);
+        }})

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,7 +37,8 @@ template <class Kernel> inline constexpr std::int64_t cells_per_word = 64 / Kern
 
 /// Why a kernel cannot run `problem`: it evaluates B3/S23 only, wraps the torus by whole
 /// words, and updates whole groups of rows.
-template <class Kernel> std::optional<std::string> unsupported(const Problem& problem) {
+template <class Kernel>
+std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
   const Rule& rule = problem.rule;
   if (rule.topology != Topology::square || rule.birth != (1U << 3U) ||
       rule.survive != ((1U << 2U) | (1U << 3U))) {
@@ -154,5 +156,11 @@ private:
   std::vector<Word> next_;
   std::vector<Word> dead_row_;
 };
+
+/// ExperimentInfo::make of an experiment with one kernel.
+template <class Kernel>
+std::unique_ptr<lifebench::Simulator> make(const Problem& problem, const Params& /*params*/) {
+  return std::make_unique<Simulator<Kernel>>(problem);
+}
 
 } // namespace lifebench::packed_rows
