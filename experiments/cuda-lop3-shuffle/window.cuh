@@ -1,0 +1,64 @@
+// The bit logic and tile geometry of cuda-lop3-shuffle, for the kernel and for
+// host-side checks: a thread's 64-cell window of a row is two words, `left`
+// (16 cells of the word to the left, then the first 16 of the written word) and
+// `right` (its last 16, then 16 of the word to the right).
+#pragma once
+
+#include "common/host_device.hpp"
+#include "cuda/life_lop3.cuh"
+
+#include <cstdint>
+
+namespace lifebench::shuffle_window {
+
+struct Window {
+  std::uint32_t left;
+  std::uint32_t right;
+};
+
+/// The window around word `self` of a row from it and its two neighbour words.
+LIFEBENCH_HOST_DEVICE Window load(std::uint32_t before, std::uint32_t self, std::uint32_t after) {
+  return {(before >> 16) | (self << 16), (self >> 16) | (after << 16)};
+}
+
+/// The 32 cells written: the window's middle.
+LIFEBENCH_HOST_DEVICE std::uint32_t middle(Window w) {
+  return (w.left >> 16) | (w.right << 16);
+}
+
+/// One generation of a window row (sat10, as the blog's final kernel) from the
+/// windows above and below. Outside the window reads as dead: its outer cells
+/// go wrong, one more per generation, which the 16 padding cells each side absorb.
+LIFEBENCH_HOST_DEVICE Window step(Window up, Window mid, Window down) {
+  using cuda::life::neighbours;
+  using cuda::life::step_sat10;
+  return {
+      step_sat10(neighbours(0, up.left, up.right, 0, mid.left, mid.right, 0, down.left, down.right),
+                 mid.left),
+      step_sat10(neighbours(up.left, up.right, 0, mid.left, mid.right, 0, down.left, down.right, 0),
+                 mid.right)};
+}
+
+/// Rows a warp's tile writes: 32 * work_per_thread rows are simulated, `steps`
+/// at each end go wrong (the top lane's upper halo and the bottom lane's lower
+/// one are not its neighbours' rows).
+LIFEBENCH_HOST_DEVICE unsigned output_rows(unsigned work_per_thread, unsigned steps) {
+  return 32 * work_per_thread - 2 * steps;
+}
+
+/// First row tile `tile` writes. The last tile is moved up to end at the last
+/// row (its overlap with the one before is written twice, the same values); a
+/// grid lower than one tile is covered, wrapped around, by tile 0 alone.
+LIFEBENCH_HOST_DEVICE unsigned first_output_row(unsigned tile, unsigned rows, unsigned height) {
+  if (height <= rows) return 0;
+  const unsigned first = tile * rows;
+  return first + rows > height ? height - rows : first;
+}
+
+/// `row` (possibly negative or past the end) wrapped onto the torus.
+LIFEBENCH_HOST_DEVICE unsigned wrap_row(long long row, unsigned height) {
+  const long long h = height;
+  return static_cast<unsigned>(((row % h) + h) % h);
+}
+
+} // namespace lifebench::shuffle_window
