@@ -256,6 +256,20 @@ private:
   int current_ = 0;
 };
 
+/// v2, with or without programmatic dependent launch (cuda3d-swar, cuda3d-pdl).
+template <bool Pdl> class SwarSimulator final : public ByteCubeSimulator {
+public:
+  SwarSimulator(const Problem& problem, const Params& params)
+      : ByteCubeSimulator(problem), z_width_(static_cast<int>(params.get_int("z_width"))) {}
+
+private:
+  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) override {
+    launch_swar<Pdl>(in, out, size(), z_width_, torus(), rule(), stream);
+  }
+
+  int z_width_;
+};
+
 /// CUDA's limit on gridDim.y and gridDim.z.
 inline constexpr std::int64_t max_grid_yz = 65535;
 
