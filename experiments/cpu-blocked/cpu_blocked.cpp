@@ -1,0 +1,439 @@
+// Several generations per pass over memory: the multi-step idea of seeds 000 and 003
+// (a tile extended by a halo is advanced several generations, then its clean centre
+// is written back) applied to the CPU caches. A tile of W words x R rows is copied
+// with a halo of `steps` rows above and below and one word left and right into a
+// worker's cache-resident buffer, advanced `steps` generations between two such
+// buffers (the valid region shrinks by one row per generation at the top and the
+// bottom; a halo word goes wrong from its outer edge one cell per generation, so one
+// word covers up to 63 generations), and the last generation is written straight
+// into the other whole-grid buffer. Memory traffic falls by `steps`; the logic then
+// bounds the speed.
+//
+// Cell logic, bit per cell in 64-bit words, a Highway vector of words at a time,
+// going down a column of vectors so that each row's horizontal sum is computed once
+// and used by the three rows it touches:
+//   horizontal: west and east aligned by funnel shifts of the word and its neighbour
+//   word (unaligned loads at -1 and +1 word), then the three-cell sum (lo, hi) by a
+//   3-input XOR and a majority;
+//   vertical: the nine-cell sum (including the cell) from three (lo, hi) pairs;
+//   next = (sum == 3) | (alive & sum == 4), which is B3/S23.
+// On AVX-512 every 3-input function is one VPTERNLOGQ and a funnel shift one VPSHLDQ
+// (AVX3_DL): 12 instructions per vector per generation.
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+#include "thread_pool.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu_blocked.cpp"
+#define HWY_WANT_AVX3_DL // Ice Lake and later Xeons: VPSHLDQ; dispatch decides
+#include <hwy/aligned_allocator.h>
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#ifndef LIFEBENCH_CPU_BLOCKED_JOB
+#define LIFEBENCH_CPU_BLOCKED_JOB
+namespace lifebench::cpu_blocked {
+/// Words before the first and after the last word of a tile row in a tile buffer:
+/// the widest vector the kernel uses (512 bits), so that the centre is aligned.
+inline constexpr std::int64_t kPad = 8;
+
+/// One tile's pass: `steps` generations of the tile at (x0, y0) from src into dst.
+struct TileJob {
+  const std::uint64_t* src; ///< whole grid, rows of `words` words
+  std::uint64_t* dst;       ///< whole grid, `steps` generations later
+  std::uint64_t* buffer[2]; ///< the worker's tile buffers, rows of `stride` words
+  std::int64_t stride;
+  std::int64_t words; ///< per grid row
+  std::int64_t height;
+  bool torus;
+  std::int64_t x0; ///< first word of the tile
+  std::int64_t y0; ///< first row of the tile
+  std::int64_t tile_words;
+  std::int64_t tile_rows;
+  std::int64_t steps;
+};
+} // namespace lifebench::cpu_blocked
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace lifebench::cpu_blocked::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef LIFEBENCH_TERNLOG // this file is compiled once per target
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define LIFEBENCH_TERNLOG 1
+/// One VPTERNLOGQ: bit i of kTable is the result for (a, b, c) = (i>>2 & 1, i>>1 & 1, i & 1).
+template <int kTable, class V> HWY_INLINE V Ternary(V a, V b, V c) {
+  if constexpr (sizeof(a.raw) == 64) {
+    return V{_mm512_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
+  } else if constexpr (sizeof(a.raw) == 32) {
+    return V{_mm256_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
+  } else {
+    return V{_mm_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
+  }
+}
+#else
+#define LIFEBENCH_TERNLOG 0
+#endif
+
+/// At least two of a, b, c: the carry of a full adder.
+template <class V> HWY_INLINE V Majority(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0xE8>(a, b, c);
+#else
+  return hn::OrAnd(hn::And(a, b), c, hn::Or(a, b));
+#endif
+}
+
+/// ~c & (a ^ b).
+template <class V> HWY_INLINE V XorAndNot(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0x14>(a, b, c);
+#else
+  return hn::AndNot(c, hn::Xor(a, b));
+#endif
+}
+
+/// c ? ~a & ~b : a & b, i.e. (a ^ c) & (b ^ c).
+template <class V> HWY_INLINE V BothOrNeither(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0x42>(a, b, c);
+#else
+  return hn::And(hn::Xor(a, c), hn::Xor(b, c));
+#endif
+}
+
+/// a ? b : c, bit by bit.
+template <class V> HWY_INLINE V Select(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0xCA>(a, b, c);
+#else
+  return hn::Or(hn::And(a, b), hn::AndNot(a, c));
+#endif
+}
+
+/// Cells' west neighbours: the word shifted one cell towards higher bits, the bit
+/// that enters from the previous word (LSB = leftmost cell).
+template <class V> HWY_INLINE V FromWest(V centre, V previous) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if constexpr (sizeof(centre.raw) == 64) {
+    return V{_mm512_shldi_epi64(centre.raw, previous.raw, 1)};
+  } else if constexpr (sizeof(centre.raw) == 32) {
+    return V{_mm256_shldi_epi64(centre.raw, previous.raw, 1)};
+  } else {
+    return V{_mm_shldi_epi64(centre.raw, previous.raw, 1)};
+  }
+#else
+  return hn::Or(hn::ShiftLeft<1>(centre), hn::ShiftRight<63>(previous));
+#endif
+}
+
+/// Cells' east neighbours: the word shifted one cell towards lower bits, the bit that
+/// enters from the next word.
+template <class V> HWY_INLINE V FromEast(V centre, V next) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if constexpr (sizeof(centre.raw) == 64) {
+    return V{_mm512_shrdi_epi64(centre.raw, next.raw, 1)};
+  } else if constexpr (sizeof(centre.raw) == 32) {
+    return V{_mm256_shrdi_epi64(centre.raw, next.raw, 1)};
+  } else {
+    return V{_mm_shrdi_epi64(centre.raw, next.raw, 1)};
+  }
+#else
+  return hn::Or(hn::ShiftRight<1>(centre), hn::ShiftLeft<63>(next));
+#endif
+}
+
+/// Two-bit sum lo + 2 * hi of a cell and its west and east neighbours.
+template <class V> struct RowSum { V lo, hi; };
+
+template <class D>
+HWY_INLINE RowSum<hn::Vec<D>> Horizontal(D d, const std::uint64_t* at, hn::Vec<D> centre) {
+  using V = hn::Vec<D>;
+  const V west = FromWest(centre, hn::LoadU(d, at - 1));
+  const V east = FromEast(centre, hn::LoadU(d, at + 1));
+  return {hn::Xor3(west, centre, east), Majority(west, centre, east)};
+}
+
+/// B3/S23 from the row sums above, here and below (each including its centre
+/// column), i.e. from the nine-cell sum s = lo + 2 * (t0 + 2 * t1 + carry):
+/// s == 3 is lo & count2 == 1, s == 4 is ~lo & count2 == 2.
+template <class V>
+HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowSum<V>& below,
+                       V alive) {
+  const V lo = hn::Xor3(above.lo, here.lo, below.lo);
+  const V carry = Majority(above.lo, here.lo, below.lo);
+  const V t0 = hn::Xor3(above.hi, here.hi, below.hi);
+  const V t1 = Majority(above.hi, here.hi, below.hi);
+  const V count2_is_1 = XorAndNot(t0, carry, t1);
+  const V count2_is_2 = BothOrNeither(t0, carry, t1);
+  return Select(lo, count2_is_1, hn::And(alive, count2_is_2));
+}
+
+/// Rows [r0, r1) one generation on from `src`, words [p0, p0 + n) of each row: src
+/// row r word p is at src + r * src_stride + p; its next state goes to dst + (r - r0)
+/// * dst_stride + (p - p0). Reads rows r0 - 1 .. r1 and words p0 - 1 .. p0 + n.
+/// Walks down one column of vectors at a time so that each row sum serves three rows.
+template <class D>
+void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
+             std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
+             std::int64_t n) {
+  using V = hn::Vec<D>;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  for (std::int64_t k = 0; k + lanes <= n; k += lanes) {
+    const std::uint64_t* at = src + (r0 - 1) * src_stride + p0 + k;
+    RowSum<V> above = Horizontal(d, at, hn::LoadU(d, at));
+    at += src_stride;
+    V alive = hn::LoadU(d, at);
+    RowSum<V> here = Horizontal(d, at, alive);
+    std::uint64_t* out = dst + k;
+    for (std::int64_t r = r0; r < r1; ++r) {
+      at += src_stride;
+      const V below_alive = hn::LoadU(d, at);
+      const RowSum<V> below = Horizontal(d, at, below_alive);
+      hn::StoreU(NextState(above, here, below, alive), d, out);
+      out += dst_stride;
+      above = here;
+      here = below;
+      alive = below_alive;
+    }
+  }
+}
+
+void Generation(const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
+                std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
+                std::int64_t n) {
+  const hn::CappedTag<std::uint64_t, kPad> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const std::int64_t vector_words = n / lanes * lanes;
+  Columns(d, src, src_stride, dst, dst_stride, r0, r1, p0, vector_words);
+  if (vector_words < n) {
+    Columns(hn::CappedTag<std::uint64_t, 1>(), src, src_stride, dst + vector_words, dst_stride, r0,
+            r1, p0 + vector_words, n - vector_words);
+  }
+}
+
+/// Tile buffer row r holds grid row y0 - steps + r; word kPad + i holds grid word
+/// x0 + i for i in [-1, tile_words]. Rows and words outside a dead boundary are zero
+/// in both buffers and never computed.
+void PassTile(const TileJob& job) {
+  const std::int64_t rows = job.tile_rows + 2 * job.steps;
+  const std::int64_t width = job.tile_words;
+  const std::int64_t stride = job.stride;
+  const bool dead_left = !job.torus && job.x0 == 0;
+  const bool dead_right = !job.torus && job.x0 + width == job.words;
+  std::uint64_t* from = job.buffer[0];
+  std::uint64_t* to = job.buffer[1];
+
+  std::int64_t live_begin = 0; // tile rows inside the grid
+  std::int64_t live_end = rows;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t y = job.y0 - job.steps + r;
+    std::uint64_t* row = from + r * stride + kPad;
+    if (!job.torus && (y < 0 || y >= job.height)) {
+      if (y < 0) {
+        live_begin = r + 1;
+      } else {
+        live_end = std::min(live_end, r);
+      }
+      std::fill(row - 1, row + width + 1, std::uint64_t{0});
+      std::fill(to + r * stride + kPad - 1, to + r * stride + kPad + width + 1, std::uint64_t{0});
+      continue;
+    }
+    y = (y % job.height + job.height) % job.height;
+    const std::uint64_t* grid_row = job.src + y * job.words;
+    std::copy_n(grid_row + job.x0, width, row);
+    row[-1] = dead_left ? 0 : grid_row[(job.x0 - 1 + job.words) % job.words];
+    row[width] = dead_right ? 0 : grid_row[(job.x0 + width) % job.words];
+    if (dead_left) to[r * stride + kPad - 1] = 0;
+    if (dead_right) to[r * stride + kPad + width] = 0;
+  }
+
+  for (std::int64_t g = 1; g < job.steps; ++g) {
+    const std::int64_t r0 = std::max(g, live_begin);
+    const std::int64_t r1 = std::min(rows - g, live_end);
+    std::uint64_t* out = to + r0 * stride;
+    Generation(from, stride, out + kPad, stride, r0, r1, kPad, width);
+    if (!dead_left) Generation(from, stride, out + kPad - 1, stride, r0, r1, kPad - 1, 1);
+    if (!dead_right) Generation(from, stride, out + kPad + width, stride, r0, r1, kPad + width, 1);
+    std::swap(from, to);
+  }
+  // The last generation: the tile's own rows, straight into the grid.
+  Generation(from, stride, job.dst + job.y0 * job.words + job.x0, job.words, job.steps,
+             job.steps + job.tile_rows, kPad, width);
+}
+
+const char* TargetName() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+} // namespace lifebench::cpu_blocked::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace lifebench::cpu_blocked {
+HWY_EXPORT(PassTile);
+HWY_EXPORT(TargetName);
+
+namespace {
+
+struct Tiling {
+  std::int64_t steps;
+  std::int64_t tile_words; ///< at most the row's words
+  std::int64_t tile_rows;  ///< at most the grid's rows
+};
+
+class BlockedSimulator final : public Simulator {
+public:
+  BlockedSimulator(const Problem& problem, int threads, Tiling tiling)
+      : problem_(problem), words_(words_per_row<std::uint64_t>(problem.shape.width)),
+        tiling_(tiling), stride_(tiling.tile_words + 2 * kPad),
+        buffer_words_(stride_ * (tiling.tile_rows + 2 * tiling.steps)),
+        tiles_across_((words_ + tiling.tile_words - 1) / tiling.tile_words),
+        tiles_((problem.shape.height + tiling.tile_rows - 1) / tiling.tile_rows * tiles_across_),
+        cells_(allocate(cell_words())), next_(allocate(cell_words())), pool_(threads) {
+    // Two tile buffers per worker; zeroed once so that the words the kernel reads
+    // before writing (the pads) hold no stale garbage the first time.
+    for (int worker = 0; worker < threads; ++worker) {
+      for (int which = 0; which < 2; ++which) {
+        buffers_.push_back(allocate(buffer_words_));
+        std::fill_n(buffers_.back().get(), buffer_words_, std::uint64_t{0});
+      }
+    }
+  }
+
+  void upload(const Grid& grid) override {
+    const auto packed = pack_rows<std::uint64_t>(grid);
+    std::copy(packed.begin(), packed.end(), cells_.get());
+  }
+
+  Grid download() override {
+    Grid grid(problem_.shape);
+    unpack_rows<std::uint64_t>({cells_.get(), static_cast<std::size_t>(cell_words())}, grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    while (generations > 0) {
+      const auto steps =
+          static_cast<std::int64_t>(std::min<std::uint64_t>(generations, tiling_.steps));
+      pool_.run([this, steps](int worker) { pass(worker, steps); });
+      std::swap(cells_, next_);
+      generations -= static_cast<std::uint64_t>(steps);
+    }
+  }
+
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    return {{"hwy_target", HWY_DYNAMIC_DISPATCH(TargetName)()},
+            {"threads", std::to_string(pool_.size())}};
+  }
+
+  /// One read and one write of the grid per pass of `steps` generations.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return 2.0 * static_cast<double>(cell_words()) * sizeof(std::uint64_t) /
+           static_cast<double>(tiling_.steps);
+  }
+
+private:
+  static hwy::AlignedFreeUniquePtr<std::uint64_t[]> allocate(std::int64_t words) {
+    return hwy::AllocateAligned<std::uint64_t>(static_cast<std::size_t>(words));
+  }
+  [[nodiscard]] std::int64_t cell_words() const { return words_ * problem_.shape.height; }
+
+  /// A worker's share of one pass: consecutive tiles in row-major order.
+  void pass(int worker, std::int64_t steps) {
+    const auto [begin, end] = pool::share(tiles_, worker, pool_.size());
+    const auto mine = 2 * static_cast<std::size_t>(worker);
+    for (std::int64_t tile = begin; tile < end; ++tile) {
+      const std::int64_t x0 = tile % tiles_across_ * tiling_.tile_words;
+      const std::int64_t y0 = tile / tiles_across_ * tiling_.tile_rows;
+      const TileJob job{cells_.get(),
+                        next_.get(),
+                        {buffers_[mine].get(), buffers_[mine + 1].get()},
+                        stride_,
+                        words_,
+                        problem_.shape.height,
+                        problem_.boundary == Boundary::torus,
+                        x0,
+                        y0,
+                        std::min(tiling_.tile_words, words_ - x0),
+                        std::min(tiling_.tile_rows, problem_.shape.height - y0),
+                        steps};
+      HWY_DYNAMIC_DISPATCH(PassTile)(job);
+    }
+  }
+
+  Problem problem_;
+  std::int64_t words_;
+  Tiling tiling_;
+  std::int64_t stride_;
+  std::int64_t buffer_words_;
+  std::int64_t tiles_across_;
+  std::int64_t tiles_;
+  hwy::AlignedFreeUniquePtr<std::uint64_t[]> cells_;
+  hwy::AlignedFreeUniquePtr<std::uint64_t[]> next_;
+  std::vector<hwy::AlignedFreeUniquePtr<std::uint64_t[]>> buffers_;
+  pool::ThreadPool pool_;
+};
+
+/// The parameters, tile sizes clipped to the grid.
+Tiling tiling(const Problem& problem, const Params& params) {
+  return {params.get_int("steps"),
+          std::min(params.get_int("tile_words"), words_per_row<std::uint64_t>(problem.shape.width)),
+          std::min(params.get_int("tile_rows"), problem.shape.height)};
+}
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+  if (problem.rule.topology != Topology::square || problem.shape.depth != 1) {
+    return "square 2D grids only";
+  }
+  if (problem.rule != parse_rule_spec("B3/S23").rule) {
+    return "rule must be B3/S23: the output logic is written for it";
+  }
+  if (problem.shape.width % 64 != 0) return "width must be a multiple of 64 (one bit per cell)";
+  const auto steps = params.get_int("steps");
+  if (steps < 1 || steps > 63) {
+    return "steps must be 1..63: the one-word side halo goes wrong one cell per generation";
+  }
+  if (params.get_int("tile_words") < 1 || params.get_int("tile_rows") < 1) {
+    return "tile_words and tile_rows must be positive";
+  }
+  return pool::threads_unsupported(params);
+}
+
+} // namespace
+} // namespace lifebench::cpu_blocked
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cpu-blocked",
+    .family = "square",
+    .backend = "simd",
+    .source = "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
+    .technique = "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
+                 "cache-resident tile with a halo; tiles over a reused thread pool",
+    .axes = {lifebench::pool::threads_axis("threads; tiles split into equal groups"),
+             {"steps", "8", {}, "generations per pass over memory (halo rows), 1..63"},
+             {"tile_words", "512", {}, "tile width in 64-bit words (clipped to the row)"},
+             {"tile_rows", "64", {}, "tile height in rows (clipped to the grid)"}},
+    .unsupported = lifebench::cpu_blocked::unsupported,
+    .verify_generations =
+        [](const lifebench::Params& params) {
+          return static_cast<std::uint64_t>(2 * params.get_int("steps") + 1);
+        },
+    .make =
+        [](const lifebench::Problem& problem, const lifebench::Params& params) {
+          return std::make_unique<lifebench::cpu_blocked::BlockedSimulator>(
+              problem, *lifebench::pool::parse_threads(params.get("threads")),
+              lifebench::cpu_blocked::tiling(problem, params));
+        }})
+#endif // HWY_ONCE
