@@ -4,6 +4,7 @@
 // two differ in launch geometry (a row of 32 threads against a 32x32 tile) and
 // in how they reach the neighbours (eight explicit loads against a 3x3 loop
 // with a bounds test per neighbour).
+#include "cuda/ceilings.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -166,7 +168,9 @@ public:
 
   [[nodiscard]] std::string clock() const override { return "cuda_events"; }
   [[nodiscard]] std::map<std::string, std::string> device() const override {
-    return cuda::device_info();
+    auto info = cuda::device_info();
+    info.merge(cuda::measured_ceilings());
+    return info;
   }
   /// Each cell read once and written once: the least any one-byte-per-cell kernel moves.
   [[nodiscard]] std::optional<double> bytes_per_generation() const override {
