@@ -49,10 +49,11 @@ LIFEBENCH_HOST_DEVICE Window window(const std::uint32_t (&n)[3][3]) {
 /// Table index of the 4x4 around quadrant (qr, qc) of the centre block: window rows
 /// 2qr .. 2qr + 3, columns 2qc .. 2qc + 3.
 LIFEBENCH_HOST_DEVICE std::uint32_t quadrant_index(const Window& w, int qr, int qc) {
+  const int top = 2 * qr;
   const int shift = 2 * qc;
-  return lut4x4::index_from_rows(
-      (w.rows[2 * qr] >> shift) & 0xFU, (w.rows[2 * qr + 1] >> shift) & 0xFU,
-      (w.rows[2 * qr + 2] >> shift) & 0xFU, (w.rows[2 * qr + 3] >> shift) & 0xFU);
+  return lut4x4::index_from_rows((w.rows[top] >> shift) & 0xFU, (w.rows[top + 1] >> shift) & 0xFU,
+                                 (w.rows[top + 2] >> shift) & 0xFU,
+                                 (w.rows[top + 3] >> shift) & 0xFU);
 }
 
 /// A table entry's 2x2 next states placed at quadrant (qr, qc) of a block.
