@@ -1,5 +1,6 @@
-// Bitwise summing of the Game of Life (B3/S23), after T. Fujita, K. Nakano and Y. Ito,
-// "Fast simulation of the Game of Life by bitwise parallel bulk computation" (BPBC): every
+// Bitwise summing of the Game of Life (B3/S23), after T. Fujita, K. Nakano and Y. Ito, "Fast
+// Simulation of Conway's Game of Life using Bitwise Parallel Bulk Computation on a GPU"
+// (seed 003, Sections 4 and 5; BPBC = bitwise parallel bulk computation): every
 // bit of a word is one cell, and eight words holding the eight neighbours of each cell
 // (already shifted into alignment) are added bit-slice by bit-slice as a tree of half and
 // full adders. Algorithm SINGLE-WORD computes the next state of one word in 34 operations
