@@ -36,32 +36,28 @@ template <bool Torus> __device__ Row3<Word> row_at(const Word* in, Columns grid,
           word_at<Torus>(in, grid, wx + 1, y)};
 }
 
-/// SINGLE-WORD: thread i updates word i of the column-major array, so a block's 32 threads
-/// read and write 32 consecutive words of one column.
+/// SINGLE-WORD: block (bx, wx) updates words 32*bx ... 32*bx+31 of word column wx, so its 32
+/// threads read and write 32 consecutive words of the column-major array.
 template <bool Torus>
 __global__ void __launch_bounds__(kBlock)
     single_kernel(const Word* __restrict__ in, Word* __restrict__ out, Columns grid) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBlock + threadIdx.x;
-  const auto column = static_cast<std::size_t>(grid.height);
-  if (i >= column * static_cast<std::size_t>(grid.words_per_row)) return;
-  const auto wx = static_cast<int>(i / column);
-  const auto y = static_cast<int>(i % column);
-  out[i] =
+  const auto y = static_cast<int>(blockIdx.x * kBlock + threadIdx.x);
+  const auto wx = static_cast<int>(blockIdx.y);
+  if (y >= grid.height) return;
+  out[grid.index(wx, y)] =
       bpbc_tile::next_single(row_at<Torus>(in, grid, wx, y - 1), row_at<Torus>(in, grid, wx, y),
                              row_at<Torus>(in, grid, wx, y + 1));
 }
 
-/// DOUBLE-WORD: thread i updates words 2i and 2i+1 of a column, so a block's threads touch
-/// every second word of 64: the strided access the paper blames for DOUBLE-WORD being no
-/// faster than SINGLE-WORD on the GPU.
+/// DOUBLE-WORD: thread i of block (bx, wx) updates words 2i and 2i+1 of column wx, so a
+/// block's threads touch every second word of 64: the strided access the paper blames for
+/// DOUBLE-WORD being no faster than SINGLE-WORD on the GPU.
 template <bool Torus>
 __global__ void __launch_bounds__(kBlock)
     double_kernel(const Word* __restrict__ in, Word* __restrict__ out, Columns grid) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBlock + threadIdx.x;
-  const auto pairs = static_cast<std::size_t>(grid.height / 2);
-  if (i >= pairs * static_cast<std::size_t>(grid.words_per_row)) return;
-  const auto wx = static_cast<int>(i / pairs);
-  const auto y = 2 * static_cast<int>(i % pairs);
+  const auto y = 2 * static_cast<int>(blockIdx.x * kBlock + threadIdx.x);
+  const auto wx = static_cast<int>(blockIdx.y);
+  if (y >= grid.height) return;
   const bpbc::WordPair<Word> next = bpbc_tile::next_double(
       row_at<Torus>(in, grid, wx, y - 1), row_at<Torus>(in, grid, wx, y),
       row_at<Torus>(in, grid, wx, y + 1), row_at<Torus>(in, grid, wx, y + 2));
@@ -91,8 +87,9 @@ private:
   }
 
   template <bool Torus> void launch_all(std::uint64_t generations) {
-    const std::size_t threads = double_word_ ? words_ / 2 : words_;
-    const auto blocks = static_cast<unsigned>((threads + kBlock - 1) / kBlock);
+    // 16K x 16K: 512 x 256 = 131072 blocks for SINGLE-WORD, as the paper's n / (64 * 32).
+    const auto rows = static_cast<unsigned>(double_word_ ? columns_.height / 2 : columns_.height);
+    const dim3 blocks((rows + kBlock - 1) / kBlock, static_cast<unsigned>(columns_.words_per_row));
     for (std::uint64_t g = 0; g < generations; ++g) {
       if (double_word_) {
         double_kernel<Torus><<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_);
@@ -115,6 +112,11 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (auto reason = bpbc_tile::unsupported_layout(problem, 64)) return reason;
   if (double_of(params) && problem.shape.height % 2 != 0) {
     return std::string("words=double updates pairs of rows: height must be even");
+  }
+  constexpr std::int64_t max_grid_y = 65535; // one block column per word column
+  if (problem.shape.width / 64 > max_grid_y) {
+    return "width must be at most " + std::to_string(max_grid_y * 64) +
+           " (one block column per 64-bit word column, CUDA's grid y limit)";
   }
   return std::nullopt;
 }
