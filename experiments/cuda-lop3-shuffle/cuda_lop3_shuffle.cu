@@ -34,9 +34,9 @@ __global__ void __launch_bounds__(kWarp)
   const unsigned after = column + 1 == words_per_row ? 0 : column + 1;
   const unsigned rows = sw::output_rows(Wpt, static_cast<unsigned>(steps));
   const unsigned first_row =
-      sw::wrap_row(static_cast<long long>(sw::first_output_row(blockIdx.y, rows, height)) - steps +
-                       static_cast<long long>(lane * Wpt),
-                   height);
+      cuda::life::wrap(static_cast<long long>(cuda::life::first_output(blockIdx.y, rows, height)) -
+                           steps + static_cast<long long>(lane * Wpt),
+                       height);
 
   // w[1 .. Wpt]: this thread's rows; w[0], w[Wpt + 1]: the neighbouring lanes' edge rows.
   sw::Window w[Wpt + 2];
@@ -63,7 +63,10 @@ __global__ void __launch_bounds__(kWarp)
   }
 
   // Tile rows [steps, 32 * Wpt - steps) are right; the others are written by other tiles.
+  // Opaque to the compiler: otherwise it keeps every load's address live through
+  // the generations for the stores, a register per row.
   row = first_row;
+  asm volatile("" : "+r"(row));
 #pragma unroll
   for (int i = 1; i <= Wpt; ++i) {
     const unsigned tile_row = lane * Wpt + static_cast<unsigned>(i - 1);

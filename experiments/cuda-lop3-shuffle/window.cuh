@@ -46,19 +46,4 @@ LIFEBENCH_HOST_DEVICE unsigned output_rows(unsigned work_per_thread, unsigned st
   return 32 * work_per_thread - 2 * steps;
 }
 
-/// First row tile `tile` writes. The last tile is moved up to end at the last
-/// row (its overlap with the one before is written twice, the same values); a
-/// grid lower than one tile is covered, wrapped around, by tile 0 alone.
-LIFEBENCH_HOST_DEVICE unsigned first_output_row(unsigned tile, unsigned rows, unsigned height) {
-  if (height <= rows) return 0;
-  const unsigned first = tile * rows;
-  return first + rows > height ? height - rows : first;
-}
-
-/// `row` (possibly negative or past the end) wrapped onto the torus.
-LIFEBENCH_HOST_DEVICE unsigned wrap_row(long long row, unsigned height) {
-  const long long h = height;
-  return static_cast<unsigned>(((row % h) + h) % h);
-}
-
 } // namespace lifebench::shuffle_window

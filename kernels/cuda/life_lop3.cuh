@@ -116,4 +116,20 @@ LIFEBENCH_HOST_DEVICE std::uint32_t step_row_sums(RowSum up, RowSum mid, RowSum 
   return lop3<(a & b) | c>(u0, one, stays);
 }
 
+/// First index that tile `tile` of tiles writing `count` consecutive rows (or
+/// words) each writes, along an axis of `size`. The last tile is moved back to end
+/// at the axis' end (its overlap with the one before is written twice, the same
+/// values); an axis shorter than a tile is covered, wrapped around, by tile 0.
+LIFEBENCH_HOST_DEVICE unsigned first_output(unsigned tile, unsigned count, unsigned size) {
+  if (size <= count) return 0;
+  const unsigned first = tile * count;
+  return first + count > size ? size - count : first;
+}
+
+/// `index` (possibly negative or past the end) wrapped onto the torus axis of `size`.
+LIFEBENCH_HOST_DEVICE unsigned wrap(long long index, unsigned size) {
+  const long long n = size;
+  return static_cast<unsigned>(((index % n) + n) % n);
+}
+
 } // namespace lifebench::cuda::life
