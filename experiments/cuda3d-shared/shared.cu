@@ -25,9 +25,10 @@ __global__ void __launch_bounds__(Tile* Tile)
   const int depth = static_cast<int>(size.depth);
   const bool inside_xy = x >= 0 && x < width && y >= 0 && y < height;
   // Torus: positions past either edge (the halo, or a partial tile's tail) wrap around.
-  const unsigned in_plane =
-      Torus ? static_cast<unsigned>(((y + height) % height) * width + (x + width) % width)
-            : (inside_xy ? static_cast<unsigned>(y * width + x) : 0U);
+  // (Unsigned products: a plane may hold up to 2^32 cells.)
+  const auto row = static_cast<unsigned>(Torus ? (y + height) % height : y);
+  const auto column = static_cast<unsigned>(Torus ? (x + width) % width : x);
+  const unsigned in_plane = Torus || inside_xy ? row * size.width + column : 0U;
   const unsigned plane = size.width * size.height;
   const auto load = [&](int z) -> std::uint8_t {
     if constexpr (Torus) {
