@@ -37,7 +37,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unavailable = lifebench::unavailable,
     .unsupported = lifebench::cube::swar_unsupported,
     // Many chained launches, so that overlapping ones are checked.
-    .verify_generations = [](const lifebench::Params&) -> std::uint64_t { return 17; },
+    .verify_generations = [](const lifebench::Params&) -> std::uint64_t { return 9; },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::cube::SwarSimulator<true>>(problem, params);
