@@ -102,6 +102,13 @@ struct Columns {
   }
 };
 
+/// Up to two words of output, with the bits to OR into each.
+template <class W> struct PatchWrites {
+  int count;
+  std::size_t index[2];
+  W bits[2];
+};
+
 /// Section 6's geometry: the universe is cut into m x m patches (m = d - 2t; the last row
 /// and column of patches are cut at the grid's edge); patch (px, py) is simulated as the
 /// d x d tile that extends it by t cells on every side, whose cells outside the tile are
@@ -127,20 +134,27 @@ template <class W> struct Multistep {
     return static_cast<W>(static_cast<W>(low >> offset) | static_cast<W>(high << (d - offset)));
   }
 
-  /// Writes the clean cells of tile row r into the output, which was zeroed before the
-  /// launch: neighbouring patches share words, so each one ORs in only its own cells
-  /// (`or_into(index, bits)`), into one word or two.
-  template <class Or>
-  LIFEBENCH_HOST_DEVICE void store(W row, int x0, int y0, int r, Or&& or_into) const {
+  /// Where the clean cells of tile row r go: ORed into one word of the output or two, which
+  /// was zeroed before the launch (neighbouring patches share words, so each ORs in only its
+  /// own cells). No write for the dirty rows and for rows past the grid's last.
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE PatchWrites<W> store(W row, int x0, int y0, int r) const {
+    PatchWrites<W> writes{};
     const int y = y0 + r - steps;
-    if (r < steps || r >= d - steps || y >= grid.height) return;
+    if (r < steps || r >= d - steps || y >= grid.height) return writes;
     const int cells = patch() < width() - x0 ? patch() : width() - x0; // < d
     const W clean =
         static_cast<W>(static_cast<W>(row >> steps) & static_cast<W>((W{1} << cells) - W{1}));
     const int wx = x0 / d;
     const int offset = x0 % d;
-    or_into(grid.index(wx, y), static_cast<W>(clean << offset));
-    if (offset + cells > d) or_into(grid.index(wx + 1, y), static_cast<W>(clean >> (d - offset)));
+    writes.index[0] = grid.index(wx, y);
+    writes.bits[0] = static_cast<W>(clean << offset);
+    writes.count = 1;
+    if (offset + cells > d) {
+      writes.index[1] = grid.index(wx + 1, y);
+      writes.bits[1] = static_cast<W>(clean >> (d - offset));
+      writes.count = 2;
+    }
+    return writes;
   }
 
   [[nodiscard]] int patches_x() const { return (width() + patch() - 1) / patch(); }
@@ -289,8 +303,9 @@ __global__ void __launch_bounds__(32)
   }
 #pragma unroll
   for (int j = 0; j < r; ++j) {
-    geometry.store(rows[j], x0, y0, lane * r + j,
-                   [out](std::size_t index, W word) { atomic_or(out + index, word); });
+    const PatchWrites<W> writes = geometry.store(rows[j], x0, y0, lane * r + j);
+    for (int w = 0; w < writes.count; ++w)
+      atomic_or(out + writes.index[w], writes.bits[w]);
   }
 }
 
