@@ -106,4 +106,12 @@ inline std::map<std::string, std::string> measured_ceilings() {
   return ceilings;
 }
 
+/// device_info() with the measured ceilings: what experiments whose tables give a
+/// fraction of peak report as their device.
+inline std::map<std::string, std::string> device_info_with_ceilings() {
+  auto info = device_info();
+  info.merge(measured_ceilings());
+  return info;
+}
+
 } // namespace lifebench::cuda
