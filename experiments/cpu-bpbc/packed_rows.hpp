@@ -55,6 +55,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
   return std::nullopt;
 }
 
+/// One thread sweeping the rows with `Kernel`, two grids swapped after each generation.
 template <class Kernel> class Simulator final : public lifebench::Simulator {
   static constexpr int in_rows = Kernel::group + 2;
   static constexpr int bits = Kernel::cell_bits;
