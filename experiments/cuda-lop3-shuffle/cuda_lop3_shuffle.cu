@@ -53,12 +53,14 @@ __global__ void __launch_bounds__(kWarp)
     w[0].right = __shfl_up_sync(kFullMask, w[Wpt].right, 1);
     w[Wpt + 1].left = __shfl_down_sync(kFullMask, w[1].left, 1);
     w[Wpt + 1].right = __shfl_down_sync(kFullMask, w[1].right, 1);
-    sw::Window above = w[0]; // the row above's state before this generation
+    sw::Shifted above = sw::shifted(w[0]);
+    sw::Shifted mid = sw::shifted(w[1]);
 #pragma unroll
     for (int i = 1; i <= Wpt; ++i) {
-      const sw::Window next = sw::step(above, w[i], w[i + 1]);
-      above = w[i];
-      w[i] = next;
+      const sw::Shifted below = sw::shifted(w[i + 1]); // before w[i + 1] changes
+      w[i] = sw::step(above, mid, below);
+      above = mid;
+      mid = below;
     }
   }
 

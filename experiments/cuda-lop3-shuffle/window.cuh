@@ -26,17 +26,30 @@ LIFEBENCH_HOST_DEVICE std::uint32_t middle(Window w) {
   return (w.left >> 16) | (w.right << 16);
 }
 
-/// One generation of a window row (sat10, as the blog's final kernel) from the
-/// windows above and below. Outside the window reads as dead: its outer cells
-/// go wrong, one more per generation, which the 16 padding cells each side absorb.
-LIFEBENCH_HOST_DEVICE Window step(Window up, Window mid, Window down) {
-  using cuda::life::neighbours;
+/// A window row with its west and east neighbour words, computed once per row and
+/// generation and used by the rows above, at and below. Outside the window reads
+/// as dead: its outer cells go wrong, one more per generation, which the 16
+/// padding cells each side absorb.
+struct Shifted {
+  std::uint32_t left_west, left, left_east, right_west, right, right_east;
+};
+
+LIFEBENCH_HOST_DEVICE Shifted shifted(Window w) {
+  using cuda::life::east;
+  using cuda::life::west;
+  return {west(w.left, 0),       w.left,  east(w.left, w.right),
+          west(w.right, w.left), w.right, east(w.right, 0)};
+}
+
+/// One generation of a window row (sat10, as the blog's final kernel).
+LIFEBENCH_HOST_DEVICE Window step(const Shifted& up, const Shifted& mid, const Shifted& down) {
   using cuda::life::step_sat10;
-  return {
-      step_sat10(neighbours(0, up.left, up.right, 0, mid.left, mid.right, 0, down.left, down.right),
-                 mid.left),
-      step_sat10(neighbours(up.left, up.right, 0, mid.left, mid.right, 0, down.left, down.right, 0),
-                 mid.right)};
+  return {step_sat10({{up.left_west, up.left, up.left_east, mid.left_west, mid.left_east,
+                       down.left_west, down.left, down.left_east}},
+                     mid.left),
+          step_sat10({{up.right_west, up.right, up.right_east, mid.right_west, mid.right_east,
+                       down.right_west, down.right, down.right_east}},
+                     mid.right)};
 }
 
 /// Rows a warp's tile writes: 32 * work_per_thread rows are simulated, `steps`
