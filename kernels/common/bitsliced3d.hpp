@@ -183,40 +183,77 @@ template <int Rows> struct PlaneSums {
   Word self[Rows];
 };
 
-/// The fixed part of a column walk: which words it reads along x and y.
+/// base + words, forced on the device into one wide multiply-add (IMAD.WIDE, on the
+/// FMA pipe): left to itself the compiler hoists the sign extension of every offset
+/// out of the walk and spends four integer instructions on each address.
+template <class W> LIFEBENCH_HOST_DEVICE W* offset(W* base, int words) {
+#if defined(__CUDA_ARCH__)
+  W* address = nullptr;
+  asm("mad.wide.s32 %0, %1, 4, %2;" : "=l"(address) : "r"(words), "l"(base));
+  return address;
+#else
+  return base + words;
+#endif
+}
+
+/// A read-only load (LDG.CONSTANT on the device: an address from offset() has lost its
+/// address space).
+LIFEBENCH_HOST_DEVICE Word load(const Word* word) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(word);
+#else
+  return *word;
+#endif
+}
+
+/// The fixed part of a column walk: the words it reads in every plane.
 template <bool Torus, int Rows> struct Strip {
-  int left, word, right;    ///< word indices along x (wrapped on a torus)
+  /// Word offset within a plane of the thread's first word read (row y0 - 1, word w).
+  unsigned origin = 0;
+  /// Word offsets from there of rows y0 - 1 ... y0 + Rows, words w - 1, w, w + 1 (wrapped
+  /// on a torus): from a per-thread origin pointer each address is one wide multiply-add,
+  /// from the plane pointer (uniform, in uniform registers) it costs three instructions.
+  int at[Rows + 2][3]{};
   bool has_left, has_right; ///< dead boundary: false at the cube's faces
-  int row[Rows + 2]{};      ///< word offsets of rows y0 - 1 ... y0 + Rows within a plane
   bool has_row[Rows + 2]{}; ///< dead boundary: false outside the cube
 
-  LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0) {
-    word = w;
-    left = w == 0 ? cube.words - 1 : w - 1;
-    right = w + 1 == cube.words ? 0 : w + 1;
-    has_left = Torus || w > 0;
-    has_right = Torus || w + 1 < cube.words;
+  LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0)
+      : has_left(Torus || w > 0), has_right(Torus || w + 1 < cube.words) {
+    const int left = w == 0 ? cube.words - 1 : w - 1;
+    const int right = w + 1 == cube.words ? 0 : w + 1;
+    const int first = y0 == 0 ? cube.side - 1 : y0 - 1;
+    origin = static_cast<unsigned>(first * cube.words + w);
     for (int r = 0; r < Rows + 2; ++r) {
       int y = y0 - 1 + r;
       has_row[r] = Torus || (y >= 0 && y < cube.side);
       y = y < 0 ? y + cube.side : (y >= cube.side ? y - cube.side : y);
-      row[r] = y * cube.words;
+      at[r][0] = y * cube.words + left - static_cast<int>(origin);
+      at[r][1] = y * cube.words + w - static_cast<int>(origin);
+      at[r][2] = y * cube.words + right - static_cast<int>(origin);
     }
   }
 
   /// xy-sums of plane `plane` (its first word); nullptr: a dead plane outside the cube.
+  /// Words outside a dead boundary are read at wrapped offsets and replaced by 0,
+  /// which costs a select instead of a divergent branch.
   LIFEBENCH_HOST_DEVICE void sums(const Word* plane, PlaneSums<Rows>& out) const {
+    if (!Torus && plane == nullptr) {
+      for (int r = 0; r < Rows; ++r)
+        out.sum[r] = Sum4{0, 0, 0, 0};
+      return;
+    }
+    const Word* from = plane + origin;
     Sum2 rows[Rows + 2];
     for (int r = 0; r < Rows + 2; ++r) {
-      if (plane == nullptr || !has_row[r]) {
-        rows[r] = Sum2{0, 0};
-        continue;
+      const Word middle = load(offset(from, at[r][1]));
+      Word before = load(offset(from, at[r][0]));
+      Word after = load(offset(from, at[r][2]));
+      if (!Torus) {
+        before = has_left ? before : 0;
+        after = has_right ? after : 0;
       }
-      const Word* in = plane + row[r];
-      const Word middle = in[word];
-      const Word before = has_left ? in[left] : 0;
-      const Word after = has_right ? in[right] : 0;
       rows[r] = row_sum(before, middle, after);
+      if (!Torus && !has_row[r]) rows[r] = Sum2{0, 0};
       if (r >= 1 && r <= Rows) out.self[r - 1] = middle;
     }
     for (int r = 0; r < Rows; ++r)
@@ -235,10 +272,9 @@ LIFEBENCH_HOST_DEVICE void walk_step(const Word* in, Word* out, const Cube& cube
   const bool inside = Torus || above < cube.side;
   if (above == cube.side) above = 0;
   strip.sums(inside ? in + static_cast<std::size_t>(above) * cube.plane_words() : nullptr, hi);
-  Word* plane = out + static_cast<std::size_t>(z) * cube.plane_words();
+  Word* to = out + static_cast<std::size_t>(z) * cube.plane_words() + strip.origin;
   for (int r = 0; r < Rows; ++r) {
-    plane[strip.row[r + 1] + strip.word] =
-        rule(cube_sum(lo.sum[r], mid.sum[r], hi.sum[r]), mid.self[r]);
+    *offset(to, strip.at[r + 1][1]) = rule(cube_sum(lo.sum[r], mid.sum[r], hi.sum[r]), mid.self[r]);
   }
 }
 

@@ -1,0 +1,190 @@
+// 3D life bit-sliced on the GPU: one bit per cell, 32 cells per 32-bit word
+// along x, the 27-cell count by bit-sliced adders, separable (x, then y, then
+// z). One thread walks a column of `rows` words along z for `planes` planes,
+// keeping the xy-sums of three planes (kernels/common/bitsliced3d.hpp: the same
+// code cpu3d-threads runs on the host). One generation per launch.
+#include "common/bitsliced3d.hpp"
+#include "cuda/ceilings.cuh"
+#include "cuda/error.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+namespace b3 = bitsliced3d;
+
+constexpr int kBlock = 128;         // threads per block
+constexpr int kMinPlanes = 4;       // shorter walks recompute too many xy-sums
+constexpr int kMaxSegments = 65535; // gridDim.y
+
+/// Thread (x, blockIdx.y): word x % words of strip x / words, planes of segment blockIdx.y.
+template <bool Torus, int Rows, class RuleFn>
+__global__ void __launch_bounds__(kBlock)
+    step_kernel(const b3::Word* __restrict__ in, b3::Word* __restrict__ out, b3::Cube cube,
+                int columns, int planes, RuleFn rule) {
+  const int column = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (column >= columns) return;
+  const int w = column % cube.words;
+  const int y0 = column / cube.words * Rows;
+  const int z0 = static_cast<int>(blockIdx.y) * planes;
+  const int z1 = min(z0 + planes, cube.side);
+  b3::column_walk<Torus, Rows>(in, out, cube, w, y0, z0, z1, rule);
+}
+
+/// Planes per walk: about SMs x 2048 threads in all (several waves of resident
+/// blocks, so the last one idles little), at least kMinPlanes.
+int auto_planes(const b3::Cube& cube, int rows) {
+  int device = 0;
+  LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
+  int sms = 0;
+  LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::int64_t columns = std::int64_t{cube.words} * (cube.side / rows);
+  const std::int64_t target = std::int64_t{sms} * 2048;
+  const std::int64_t planes = std::int64_t{cube.side} * columns / target;
+  return static_cast<int>(std::clamp<std::int64_t>(planes, kMinPlanes, cube.side));
+}
+
+class BitSliced3DSimulator final : public Simulator {
+public:
+  BitSliced3DSimulator(const Problem& problem, const Params& params)
+      : problem_(problem), cube_{static_cast<int>(problem.shape.width),
+                                 static_cast<int>(problem.shape.width / b3::word_bits)},
+        rows_(static_cast<int>(params.get_int("rows"))),
+        planes_(params.get("planes") == "auto" ? auto_planes(cube_, rows_)
+                                               : static_cast<int>(params.get_int("planes"))),
+        words_(cube_.plane_words() * static_cast<std::size_t>(cube_.side)),
+        buffers_{cuda::DeviceBuffer<b3::Word>(words_), cuda::DeviceBuffer<b3::Word>(words_)} {}
+
+  void upload(const Grid& grid) override {
+    const std::vector<b3::Word> words = pack_rows<b3::Word>(grid);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(),
+                                        words_ * sizeof(b3::Word), cudaMemcpyHostToDevice,
+                                        stream_.get()));
+    stream_.synchronize();
+  }
+
+  Grid download() override {
+    std::vector<b3::Word> words(words_);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(),
+                                        words_ * sizeof(b3::Word), cudaMemcpyDeviceToHost,
+                                        stream_.get()));
+    stream_.synchronize();
+    Grid grid(problem_.shape);
+    unpack_rows<b3::Word>(std::span<const b3::Word>(words), grid);
+    return grid;
+  }
+
+  void advance(std::uint64_t generations) override {
+    launch(generations);
+    stream_.synchronize();
+  }
+
+  double timed_advance(std::uint64_t generations) override {
+    timer_.start(stream_.get());
+    launch(generations);
+    timer_.stop(stream_.get());
+    return timer_.seconds();
+  }
+
+  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    auto info = cuda::device_info();
+    info.merge(cuda::measured_ceilings());
+    info["planes_per_walk"] = std::to_string(planes_);
+    return info;
+  }
+  /// Each bit read once and written once.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return 2.0 * static_cast<double>(words_ * sizeof(b3::Word));
+  }
+
+private:
+  void launch(std::uint64_t generations) {
+    b3::with_variant(problem_.boundary == Boundary::torus, rows_, problem_.rule.birth,
+                     problem_.rule.survive, [&](auto torus, auto rows, auto rule) {
+                       constexpr bool kTorus = decltype(torus)::value;
+                       constexpr int kRows = decltype(rows)::value;
+                       const int columns = cube_.words * (cube_.side / kRows);
+                       const dim3 grid(static_cast<unsigned>((columns + kBlock - 1) / kBlock),
+                                       static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
+                       for (std::uint64_t g = 0; g < generations; ++g) {
+                         step_kernel<kTorus, kRows><<<grid, kBlock, 0, stream_.get()>>>(
+                             buffers_[current_].data(), buffers_[1 - current_].data(), cube_,
+                             columns, planes_, rule);
+                         LIFEBENCH_CUDA_CHECK_LAUNCH();
+                         current_ = 1 - current_;
+                       }
+                     });
+  }
+
+  Problem problem_;
+  b3::Cube cube_;
+  int rows_;
+  int planes_;
+  std::size_t words_;
+  cuda::Stream stream_;
+  cuda::EventTimer timer_;
+  std::array<cuda::DeviceBuffer<b3::Word>, 2> buffers_;
+  int current_ = 0;
+};
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+  const Shape& shape = problem.shape;
+  if (const char* reason = b3::unsupported_shape(shape.width, shape.height, shape.depth)) {
+    return std::string(reason);
+  }
+  const std::string& planes = params.get("planes");
+  if (planes != "auto") {
+    const std::int64_t value = params.get_int("planes");
+    if (value < 1) return std::string("planes must be 'auto' or at least 1");
+    if ((shape.depth + value - 1) / value > kMaxSegments) {
+      return "planes must be at least " +
+             std::to_string((shape.depth + kMaxSegments - 1) / kMaxSegments) +
+             " (one block row per walk along z: CUDA's grid y limit)";
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cuda3d-bitsliced",
+    .family = "3d",
+    .backend = "cuda",
+    .source = "ours (seed 001's 3D life, B6/S567 on an M^3 torus; beats its v2 kernel)",
+    .technique = "one bit per cell, 32 cells per word along x; bit-sliced 27-cell sums, x by "
+                 "funnel shifts, then y, then z with a rolling window of plane sums; one thread "
+                 "walks a column along z; one generation per launch",
+    .axes = {{.name = "rows",
+              .default_value = "4",
+              .allowed = {"1", "2", "4"},
+              .description = "rows of 32-cell words one thread updates in each plane"},
+             {.name = "planes",
+              .default_value = "auto",
+              .allowed = {},
+              .description = "planes one thread walks along z; auto: about 2048 threads per SM, "
+                             "at least 4"}},
+    .unavailable =
+        [] {
+          return lifebench::cuda::unavailable_reason(
+              &lifebench::step_kernel<true, 4, lifebench::bitsliced3d::RuleB6S567>);
+        },
+    .unsupported = lifebench::unsupported,
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
+      return std::make_unique<lifebench::BitSliced3DSimulator>(problem, params);
+    }})
