@@ -1,7 +1,7 @@
 // Fujita, Nakano and Ito (seed 003), Sections 4, 5 and 9 (Table 1, GPU bit-per-cell): one
 // generation per launch from global memory, 32-thread blocks, each thread updating one
 // 64-bit word by Algorithm SINGLE-WORD or two vertically adjacent words by DOUBLE-WORD,
-// words stacked down columns (Figure 3).
+// words stacked down columns (Figure 3); optionally a strip of such words along the row.
 #include "cuda/bpbc_tile.cuh"
 #include "cuda/ceilings.cuh"
 #include "lifebench/experiment.hpp"
@@ -15,60 +15,29 @@ namespace lifebench {
 namespace {
 
 using bpbc_tile::Columns;
-using bpbc_tile::Row3;
 using Word = std::uint64_t;
 
 constexpr unsigned kBlock = 32; // threads per block (Section 4)
 
-/// Word (wx, y) of the grid, wrapped around on the torus, dead (0) outside otherwise.
-template <bool Torus> __device__ Word word_at(const Word* in, Columns grid, int wx, int y) {
-  if constexpr (Torus) {
-    wx = wx < 0 ? grid.words_per_row - 1 : (wx == grid.words_per_row ? 0 : wx);
-    y = y < 0 ? grid.height - 1 : (y == grid.height ? 0 : y);
-  } else if (wx < 0 || wx >= grid.words_per_row || y < 0 || y >= grid.height) {
-    return 0;
-  }
-  return in[grid.index(wx, y)];
-}
-
-template <bool Torus> __device__ Row3<Word> row_at(const Word* in, Columns grid, int wx, int y) {
-  return {word_at<Torus>(in, grid, wx - 1, y), word_at<Torus>(in, grid, wx, y),
-          word_at<Torus>(in, grid, wx + 1, y)};
-}
-
-/// SINGLE-WORD: block (bx, wx) updates words 32*bx ... 32*bx+31 of word column wx, so its 32
-/// threads read and write 32 consecutive words of the column-major array.
-template <bool Torus>
+/// Thread i of block (bx, by) updates rows y = R*(32*bx + i) ... y+R-1 (R = 1 for SINGLE-WORD,
+/// 2 for DOUBLE-WORD) in word columns K*by ... K*by+K-1, K = `strip` (update_strip()). A
+/// block's 32 threads read and write 32 consecutive words of a column (SINGLE-WORD), or every
+/// second word of 64 (DOUBLE-WORD: the
+/// strided access the paper blames for DOUBLE-WORD being no faster on the GPU). With K = 1,
+/// the paper's kernel: every thread loads all nine (twelve) words of its neighbourhood.
+template <bool Torus, bool Double>
 __global__ void __launch_bounds__(kBlock)
-    single_kernel(const Word* __restrict__ in, Word* __restrict__ out, Columns grid) {
-  const auto y = static_cast<int>(blockIdx.x * kBlock + threadIdx.x);
-  const auto wx = static_cast<int>(blockIdx.y);
+    strip_kernel(const Word* __restrict__ in, Word* __restrict__ out, Columns grid, int strip) {
+  const auto y = (Double ? 2 : 1) * static_cast<int>(blockIdx.x * kBlock + threadIdx.x);
+  const int first = static_cast<int>(blockIdx.y) * strip;
   if (y >= grid.height) return;
-  out[grid.index(wx, y)] =
-      bpbc_tile::next_single(row_at<Torus>(in, grid, wx, y - 1), row_at<Torus>(in, grid, wx, y),
-                             row_at<Torus>(in, grid, wx, y + 1));
-}
-
-/// DOUBLE-WORD: thread i of block (bx, wx) updates words 2i and 2i+1 of column wx, so a
-/// block's threads touch every second word of 64: the strided access the paper blames for
-/// DOUBLE-WORD being no faster than SINGLE-WORD on the GPU.
-template <bool Torus>
-__global__ void __launch_bounds__(kBlock)
-    double_kernel(const Word* __restrict__ in, Word* __restrict__ out, Columns grid) {
-  const auto y = 2 * static_cast<int>(blockIdx.x * kBlock + threadIdx.x);
-  const auto wx = static_cast<int>(blockIdx.y);
-  if (y >= grid.height) return;
-  const bpbc::WordPair<Word> next = bpbc_tile::next_double(
-      row_at<Torus>(in, grid, wx, y - 1), row_at<Torus>(in, grid, wx, y),
-      row_at<Torus>(in, grid, wx, y + 1), row_at<Torus>(in, grid, wx, y + 2));
-  out[grid.index(wx, y)] = next.k;
-  out[grid.index(wx, y + 1)] = next.l;
+  bpbc_tile::update_strip<Torus, Double>(in, out, grid, first, strip, y);
 }
 
 class GlobalSimulator final : public bpbc_tile::ColumnSimulator<Word> {
 public:
-  GlobalSimulator(const Problem& problem, bool double_word)
-      : ColumnSimulator<Word>(problem), double_word_(double_word) {}
+  GlobalSimulator(const Problem& problem, bool double_word, int strip)
+      : ColumnSimulator<Word>(problem), double_word_(double_word), strip_(strip) {}
 
   [[nodiscard]] std::map<std::string, std::string> device() const override {
     std::map<std::string, std::string> info = cuda::device_info();
@@ -87,14 +56,17 @@ private:
   }
 
   template <bool Torus> void launch_all(std::uint64_t generations) {
-    // 16K x 16K: 512 x 256 = 131072 blocks for SINGLE-WORD, as the paper's n / (64 * 32).
+    // 16K x 16K, strip 1: 512 x 256 = 131072 blocks for SINGLE-WORD, the paper's n / (64 * 32).
     const auto rows = static_cast<unsigned>(double_word_ ? columns_.height / 2 : columns_.height);
-    const dim3 blocks((rows + kBlock - 1) / kBlock, static_cast<unsigned>(columns_.words_per_row));
+    const dim3 blocks((rows + kBlock - 1) / kBlock,
+                      static_cast<unsigned>((columns_.words_per_row + strip_ - 1) / strip_));
     for (std::uint64_t g = 0; g < generations; ++g) {
       if (double_word_) {
-        double_kernel<Torus><<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_);
+        strip_kernel<Torus, true>
+            <<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_, strip_);
       } else {
-        single_kernel<Torus><<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_);
+        strip_kernel<Torus, false>
+            <<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_, strip_);
       }
       LIFEBENCH_CUDA_CHECK_LAUNCH();
       flip();
@@ -102,6 +74,7 @@ private:
   }
 
   bool double_word_;
+  int strip_;
 };
 
 bool double_of(const Params& params) {
@@ -113,10 +86,12 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (double_of(params) && problem.shape.height % 2 != 0) {
     return std::string("words=double updates pairs of rows: height must be even");
   }
-  constexpr std::int64_t max_grid_y = 65535; // one block column per word column
-  if (problem.shape.width / 64 > max_grid_y) {
-    return "width must be at most " + std::to_string(max_grid_y * 64) +
-           " (one block column per 64-bit word column, CUDA's grid y limit)";
+  constexpr std::int64_t max_grid_y = 65535; // one block column per strip of word columns
+  const std::int64_t strip = params.get_int("columns_per_thread");
+  if (problem.shape.width / 64 > max_grid_y * strip) {
+    return "width must be at most " + std::to_string(max_grid_y * strip * 64) +
+           " (one block column per strip of columns_per_thread word columns, CUDA's grid y "
+           "limit)";
   }
   return std::nullopt;
 }
@@ -135,11 +110,18 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "single",
               .allowed = {"single", "double"},
               .description = "SINGLE-WORD (34 operations, one word per thread) or DOUBLE-WORD "
-                             "(59 operations, two vertically adjacent words per thread)"}},
+                             "(59 operations, two vertically adjacent words per thread)"},
+             {.name = "columns_per_thread",
+              .default_value = "1",
+              .allowed = {"1", "4", "16"},
+              .description = "word columns a thread updates left to right, reusing the "
+                             "neighbour columns it loaded (1: the paper's kernel)"}},
     .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::single_kernel<true>); },
+        [] { return lifebench::cuda::unavailable_reason(&lifebench::strip_kernel<true, false>); },
     .unsupported = lifebench::unsupported,
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::GlobalSimulator>(problem, lifebench::double_of(params));
+      return std::make_unique<lifebench::GlobalSimulator>(
+          problem, lifebench::double_of(params),
+          static_cast<int>(params.get_int("columns_per_thread")));
     }})

@@ -27,25 +27,9 @@ void expect_reference(const Problem& problem, const Grid& start, const Grid& got
       << what << " " << problem.to_string() << " after " << generations << " generations";
 }
 
-/// What cuda-bpbc-global's kernels do per word: neighbour words wrapped or dead.
-template <class W>
-W word_at(const std::vector<W>& in, Columns grid, int wx, int y, Boundary boundary) {
-  if (boundary == Boundary::torus) {
-    wx = (wx + grid.words_per_row) % grid.words_per_row;
-    y = (y + grid.height) % grid.height;
-  } else if (wx < 0 || wx >= grid.words_per_row || y < 0 || y >= grid.height) {
-    return 0;
-  }
-  return in[grid.index(wx, y)];
-}
-
-template <class W>
-Row3<W> row_at(const std::vector<W>& in, Columns grid, int wx, int y, Boundary boundary) {
-  return {word_at(in, grid, wx - 1, y, boundary), word_at(in, grid, wx, y, boundary),
-          word_at(in, grid, wx + 1, y, boundary)};
-}
-
-void check_global(Shape shape, Boundary boundary, bool double_word, std::uint64_t generations) {
+/// cuda-bpbc-global's kernel on the host: every thread of every block.
+void check_global(Shape shape, Boundary boundary, bool double_word, int strip,
+                  std::uint64_t generations) {
   using W = std::uint64_t;
   const Problem problem = conway(shape, boundary);
   const Grid start = make_soup({shape, 0.4, 7});
@@ -53,15 +37,15 @@ void check_global(Shape shape, Boundary boundary, bool double_word, std::uint64_
   const Columns grid{static_cast<int>(shape.width / 64), static_cast<int>(shape.height)};
   for (std::uint64_t g = 0; g < generations; ++g) {
     std::vector<W> next(words.size());
-    for (int wx = 0; wx < grid.words_per_row; ++wx) {
+    for (int first = 0; first < grid.words_per_row; first += strip) {
       for (int y = 0; y < grid.height; y += double_word ? 2 : 1) {
-        const auto row = [&](int dy) { return row_at(words, grid, wx, y + dy, boundary); };
+        const bool torus = boundary == Boundary::torus;
         if (double_word) {
-          const bpbc::WordPair<W> pair = next_double(row(-1), row(0), row(1), row(2));
-          next[grid.index(wx, y)] = pair.k;
-          next[grid.index(wx, y + 1)] = pair.l;
+          torus ? update_strip<true, true>(words.data(), next.data(), grid, first, strip, y)
+                : update_strip<false, true>(words.data(), next.data(), grid, first, strip, y);
         } else {
-          next[grid.index(wx, y)] = next_single(row(-1), row(0), row(1));
+          torus ? update_strip<true, false>(words.data(), next.data(), grid, first, strip, y)
+                : update_strip<false, false>(words.data(), next.data(), grid, first, strip, y);
         }
       }
     }
@@ -69,22 +53,26 @@ void check_global(Shape shape, Boundary boundary, bool double_word, std::uint64_
   }
   Grid got(shape);
   from_columns<W>(words, got);
-  expect_reference(problem, start, got, generations, double_word ? "global double" : "global");
+  expect_reference(problem, start, got, generations,
+                   std::string(double_word ? "global double" : "global single") +
+                       " strip=" + std::to_string(strip));
 }
 
 TEST(BpbcGlobal, MatchesReference) {
   for (const Shape shape : {Shape{64, 64, 1}, Shape{128, 40, 1}, Shape{256, 96, 1}, Shape{64, 2, 1},
-                            Shape{192, 6, 1}}) {
+                            Shape{448, 6, 1}}) {
     for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
       for (const bool double_word : {false, true}) {
-        for (const std::uint64_t generations : {1, 5}) {
-          check_global(shape, boundary, double_word, generations);
+        for (const int strip : {1, 4}) {
+          for (const std::uint64_t generations : {1, 5}) {
+            check_global(shape, boundary, double_word, strip, generations);
+          }
         }
       }
     }
   }
-  check_global({64, 1, 1}, Boundary::torus, false, 3);
-  check_global({192, 3, 1}, Boundary::dead, false, 3);
+  check_global({64, 1, 1}, Boundary::torus, false, 1, 3);
+  check_global({192, 3, 1}, Boundary::dead, false, 16, 3);
 }
 
 /// multistep_kernel on the host: every block, its 32 lanes in step.

@@ -102,6 +102,51 @@ struct Columns {
   }
 };
 
+/// Word (wx, y) of the grid, wx and y at most one past an edge: wrapped around on the torus,
+/// dead (0) outside otherwise.
+template <bool Torus, class W>
+LIFEBENCH_HOST_DEVICE W word_at(const W* in, Columns grid, int wx, int y) {
+  if constexpr (Torus) {
+    wx = wx < 0 ? grid.words_per_row - 1 : (wx == grid.words_per_row ? 0 : wx);
+    y = y < 0 ? grid.height - 1 : (y == grid.height ? 0 : y);
+  } else if (wx < 0 || wx >= grid.words_per_row || y < 0 || y >= grid.height) {
+    return 0;
+  }
+  return in[grid.index(wx, y)];
+}
+
+/// One generation of rows y ... y+R-1 (R = 1: SINGLE-WORD; R = 2: DOUBLE-WORD) in word columns
+/// first ... first+strip-1, left to right, from the whole grid in `in`: the R+2 rows of the
+/// columns on either side of the current one stay in registers, so each column after the
+/// first loads R+2 words. strip = 1 is the paper's thread: all nine (twelve) words loaded.
+template <bool Torus, bool Double, class W>
+LIFEBENCH_HOST_DEVICE void update_strip(const W* __restrict__ in, W* __restrict__ out, Columns grid,
+                                        int first, int strip, int y) {
+  constexpr int r = Double ? 2 : 1;
+  const int last = first + strip < grid.words_per_row ? first + strip : grid.words_per_row;
+  W left[r + 2];
+  W centre[r + 2];
+  for (int i = 0; i < r + 2; ++i) {
+    left[i] = word_at<Torus>(in, grid, first - 1, y - 1 + i);
+    centre[i] = word_at<Torus>(in, grid, first, y - 1 + i);
+  }
+  for (int wx = first; wx < last; ++wx) {
+    Row3<W> rows[r + 2];
+    for (int i = 0; i < r + 2; ++i) {
+      rows[i] = {left[i], centre[i], word_at<Torus>(in, grid, wx + 1, y - 1 + i)};
+      left[i] = centre[i];
+      centre[i] = rows[i].right;
+    }
+    if constexpr (Double) {
+      const bpbc::WordPair<W> next = next_double(rows[0], rows[1], rows[2], rows[3]);
+      out[grid.index(wx, y)] = next.k;
+      out[grid.index(wx, y + 1)] = next.l;
+    } else {
+      out[grid.index(wx, y)] = next_single(rows[0], rows[1], rows[2]);
+    }
+  }
+}
+
 /// Up to two words of output, with the bits to OR into each.
 template <class W> struct PatchWrites {
   int count;
