@@ -62,6 +62,31 @@ LIFEBENCH_HOST_DEVICE std::uint32_t lut_window(std::uint32_t left, std::uint32_t
 }
 
 // ---------------------------------------------------------------------------
+// Eight cells from a 28-bit index (hex-cuda-lut8): for the cells at columns
+// c .. c+7, bits 0..8 hold row y-1 columns c-1 .. c+7, bits 9..18 row y columns
+// c-1 .. c+8, bits 19..27 row y+1 columns c .. c+8. Entry bit j: cell c+j.
+
+inline constexpr int lut8_index_bits = 28;
+
+/// The 28-bit index of a byte from its rows' windows (see lut_window).
+LIFEBENCH_HOST_DEVICE std::uint32_t lut8_index(std::uint32_t above, std::uint32_t middle,
+                                               std::uint32_t below) {
+  return ((above >> 7) & 0x1FFU) | (((middle >> 7) & 0x3FFU) << 9) |
+         (((below >> 8) & 0x1FFU) << 19);
+}
+
+/// Table entry for a 28-bit index: its two halves as 16-bit indices of lut4_entry.
+LIFEBENCH_HOST_DEVICE std::uint8_t lut8_entry(std::uint32_t index, std::uint32_t birth,
+                                              std::uint32_t survive) {
+  const auto half = [index](unsigned first) {
+    return ((index >> first) & 0x1FU) | (((index >> (9 + first)) & 0x3FU) << 5) |
+           (((index >> (19 + first)) & 0x1FU) << 11);
+  };
+  return static_cast<std::uint8_t>(lut4_entry(half(0), birth, survive) |
+                                   (lut4_entry(half(4), birth, survive) << 4));
+}
+
+// ---------------------------------------------------------------------------
 // Bit-sliced words (hex-cuda-bitsliced): every bit of a word is one cell.
 
 /// The word with every cell's left neighbour in the cell's bit: `previous` is the

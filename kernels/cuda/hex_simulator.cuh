@@ -5,6 +5,7 @@
 // common/hex.hpp), wrapped on a torus or zero outside a plane.
 #pragma once
 
+#include "common/hex.hpp"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
@@ -142,6 +143,20 @@ __device__ __forceinline__ unsigned neighbour_count(const std::uint8_t* __restri
   return cell_at(grid, width, n.left, n.up) + cell_at(grid, width, x, n.up) +
          cell_at(grid, width, n.left, y) + cell_at(grid, width, n.right, y) +
          cell_at(grid, width, x, n.down) + cell_at(grid, width, n.right, n.down);
+}
+
+/// The 24-bit windows (hex::lut_window) of the rows above, at and below byte
+/// (x, y) of a grid of 8 cells per byte: seven byte loads, as the row above
+/// needs only its left neighbour byte and the row below only its right one.
+template <bool Torus>
+__device__ __forceinline__ void byte_windows(const std::uint8_t* __restrict__ grid, int x, int y,
+                                             int columns, int height, std::uint32_t& above,
+                                             std::uint32_t& middle, std::uint32_t& below) {
+  const Around<Torus> n(x, y, columns, height);
+  above = lut_window(cell_at(grid, columns, n.left, n.up), cell_at(grid, columns, x, n.up), 0);
+  middle = lut_window(cell_at(grid, columns, n.left, y), cell_at(grid, columns, x, y),
+                      cell_at(grid, columns, n.right, y));
+  below = lut_window(0, cell_at(grid, columns, x, n.down), cell_at(grid, columns, n.right, n.down));
 }
 
 /// Why a byte-per-cell kernel with 32-bit int coordinates cannot take the problem, or nothing.
