@@ -37,6 +37,7 @@
 #define HWY_TARGET_INCLUDE "cpu_blocked.cpp"
 #define HWY_WANT_AVX3_DL // Ice Lake and later Xeons: VPSHLDQ; dispatch decides
 #include <hwy/aligned_allocator.h>
+#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -184,7 +185,9 @@ HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowS
 /// row r word p is at src + r * src_stride + p; its next state goes to dst + (r - r0)
 /// * dst_stride + (p - p0). Reads rows r0 - 1 .. r1 and words p0 - 1 .. p0 + n.
 /// Walks down one column of vectors at a time so that each row sum serves three rows.
-template <class D>
+/// kStream: non-temporal stores (aligned dst), for the grid, which is not read again
+/// in this pass: no read for ownership.
+template <bool kStream, class D>
 void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
              std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
              std::int64_t n) {
@@ -201,7 +204,12 @@ void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64
       at += src_stride;
       const V below_alive = hn::LoadU(d, at);
       const RowSum<V> below = Horizontal(d, at, below_alive);
-      hn::StoreU(NextState(above, here, below, alive), d, out);
+      const V next = NextState(above, here, below, alive);
+      if constexpr (kStream) {
+        hn::Stream(next, d, out);
+      } else {
+        hn::StoreU(next, d, out);
+      }
       out += dst_stride;
       above = here;
       here = below;
@@ -210,16 +218,21 @@ void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64
   }
 }
 
+/// Columns() over words [p0, p0 + n) with vectors of kLanes words at most, the rest
+/// with narrower ones.
+template <std::size_t kLanes = kPad, bool kStream = false>
 void Generation(const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
                 std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
                 std::int64_t n) {
-  const hn::CappedTag<std::uint64_t, kPad> d;
+  const hn::CappedTag<std::uint64_t, kLanes> d;
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   const std::int64_t vector_words = n / lanes * lanes;
-  Columns(d, src, src_stride, dst, dst_stride, r0, r1, p0, vector_words);
-  if (vector_words < n) {
-    Columns(hn::CappedTag<std::uint64_t, 1>(), src, src_stride, dst + vector_words, dst_stride, r0,
-            r1, p0 + vector_words, n - vector_words);
+  Columns<kStream && kLanes >= 2>(d, src, src_stride, dst, dst_stride, r0, r1, p0, vector_words);
+  if constexpr (kLanes > 1) {
+    if (vector_words < n) {
+      Generation<kLanes / 2, kStream>(src, src_stride, dst + vector_words, dst_stride, r0, r1,
+                                      p0 + vector_words, n - vector_words);
+    }
   }
 }
 
@@ -269,8 +282,15 @@ void PassTile(const TileJob& job) {
     std::swap(from, to);
   }
   // The last generation: the tile's own rows, straight into the grid.
-  Generation(from, stride, job.dst + job.y0 * job.words + job.x0, job.words, job.steps,
-             job.steps + job.tile_rows, kPad, width);
+  std::uint64_t* out = job.dst + job.y0 * job.words + job.x0;
+  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; };
+  if (aligned(out) && aligned(out + job.words)) {
+    Generation<kPad, true>(from, stride, out, job.words, job.steps, job.steps + job.tile_rows, kPad,
+                           width);
+    hwy::FlushStream(); // the streamed rows are visible before the pass's barrier
+  } else {
+    Generation(from, stride, out, job.words, job.steps, job.steps + job.tile_rows, kPad, width);
+  }
 }
 
 const char* TargetName() {
