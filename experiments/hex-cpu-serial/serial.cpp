@@ -18,14 +18,8 @@ class HexSerialSimulator final : public Simulator {
 public:
   explicit HexSerialSimulator(const Problem& problem)
       : problem_(problem), current_(problem.shape), next_(problem.shape),
-        dead_row_(static_cast<std::size_t>(problem.shape.width), 0) {
-    for (unsigned alive = 0; alive < 2; ++alive) {
-      for (unsigned count = 0; count < 7; ++count) {
-        next_state_[count + 7 * alive] = static_cast<std::uint8_t>(
-            hex::next_state(alive, count, problem.rule.birth, problem.rule.survive));
-      }
-    }
-  }
+        dead_row_(static_cast<std::size_t>(problem.shape.width), 0),
+        next_state_(hex::next_state_table(problem.rule.birth, problem.rule.survive)) {}
 
   void upload(const Grid& grid) override { current_ = grid; }
   Grid download() override { return current_; }
@@ -76,7 +70,7 @@ private:
   Grid current_;
   Grid next_;
   std::vector<std::uint8_t> dead_row_;
-  std::array<std::uint8_t, 14> next_state_{};
+  std::array<std::uint8_t, 14> next_state_;
 };
 
 } // namespace

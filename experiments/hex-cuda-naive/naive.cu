@@ -13,7 +13,7 @@
 namespace lifebench {
 namespace {
 
-__constant__ std::uint8_t next_state_table[14];
+__constant__ std::uint8_t rule_table[14];
 
 constexpr unsigned kBlockX = 32; // one warp along a row
 constexpr unsigned kBlockY = 8;
@@ -29,20 +29,14 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const unsigned count = hex::neighbour_count<Torus>(in, x, y, width, height);
   const std::size_t index =
       static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
-  out[index] = next_state_table[count + 7U * in[index]];
+  out[index] = rule_table[count + 7U * in[index]];
 }
 
 class HexNaiveSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
 public:
   explicit HexNaiveSimulator(const Problem& problem) : DeviceGridSimulator(problem) {
-    std::uint8_t table[14];
-    for (unsigned alive = 0; alive < 2; ++alive) {
-      for (unsigned count = 0; count < 7; ++count) {
-        table[count + 7 * alive] = static_cast<std::uint8_t>(
-            hex::next_state(alive, count, problem.rule.birth, problem.rule.survive));
-      }
-    }
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(next_state_table, table, sizeof table));
+    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
   }
 
 private:
@@ -53,15 +47,10 @@ private:
                     static_cast<unsigned>((shape.height + kBlockY - 1) / kBlockY));
     const auto width = static_cast<int>(shape.width);
     const auto height = static_cast<int>(shape.height);
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      if (problem().boundary == Boundary::torus) {
-        naive_step<true><<<grid, block, 0, stream()>>>(current(), next(), width, height);
-      } else {
-        naive_step<false><<<grid, block, 0, stream()>>>(current(), next(), width, height);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-    }
+    launch_per_generation(generations, grid, block,
+                          problem().boundary == Boundary::torus ? naive_step<true>
+                                                                : naive_step<false>,
+                          width, height);
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "common/host_device.hpp"
 
+#include <array>
 #include <cstdint>
 
 namespace lifebench::hex {
@@ -15,6 +16,18 @@ namespace lifebench::hex {
 LIFEBENCH_HOST_DEVICE unsigned next_state(unsigned alive, unsigned count, std::uint32_t birth,
                                           std::uint32_t survive) {
   return ((alive != 0U ? survive : birth) >> count) & 1U;
+}
+
+/// The seed's rule table: next state by count + 7 * alive (14 entries).
+inline std::array<std::uint8_t, 14> next_state_table(std::uint32_t birth, std::uint32_t survive) {
+  std::array<std::uint8_t, 14> table{};
+  for (unsigned alive = 0; alive < 2; ++alive) {
+    for (unsigned count = 0; count < 7; ++count) {
+      table[count + 7 * alive] =
+          static_cast<std::uint8_t>(next_state(alive, count, birth, survive));
+    }
+  }
+  return table;
 }
 
 // ---------------------------------------------------------------------------

@@ -57,17 +57,10 @@ private:
     const dim3 block(lut_block_x, lut_block_y);
     const dim3 grid((static_cast<unsigned>(columns) + lut_block_x - 1) / lut_block_x,
                     (static_cast<unsigned>(height) + lut_block_y - 1) / lut_block_y);
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      if (problem().boundary == Boundary::torus) {
-        lut_step<true, Lookup><<<grid, block, 0, stream()>>>(current(), next(), columns, height,
-                                                             table_.data(), last_mask_);
-      } else {
-        lut_step<false, Lookup><<<grid, block, 0, stream()>>>(current(), next(), columns, height,
-                                                              table_.data(), last_mask_);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-    }
+    launch_per_generation(generations, grid, block,
+                          problem().boundary == Boundary::torus ? lut_step<true, Lookup>
+                                                                : lut_step<false, Lookup>,
+                          columns, height, table_.data(), last_mask_);
   }
 
   cuda::DeviceBuffer<std::uint8_t> table_;

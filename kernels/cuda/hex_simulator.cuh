@@ -82,6 +82,17 @@ protected:
   /// Enqueues `generations` generations on stream(); swaps with swap() as it goes.
   virtual void launch(std::uint64_t generations) = 0;
 
+  /// One launch of `kernel(current(), next(), args...)` per generation, swapping after each.
+  template <class Kernel, class... Args>
+  void launch_per_generation(std::uint64_t generations, dim3 grid, dim3 block, Kernel kernel,
+                             Args... args) {
+    for (std::uint64_t g = 0; g < generations; ++g) {
+      kernel<<<grid, block, 0, stream_.get()>>>(current(), next(), args...);
+      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      swap();
+    }
+  }
+
   [[nodiscard]] const Problem& problem() const { return problem_; }
   [[nodiscard]] std::size_t words() const { return words_; }
   [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
