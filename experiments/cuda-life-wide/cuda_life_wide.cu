@@ -27,20 +27,35 @@ constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their n
 constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
 constexpr std::int64_t kMaxGridY = 65535;
 
+/// How the west and east neighbour words are shifted into place.
+enum class Shifts { funnel, multiply };
+
+/// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
+struct Multipliers {
+  std::uint32_t two;
+  std::uint32_t half;
+};
+
 /// Horizontal three-cell sums of a row whose word this lane holds.
-__device__ __forceinline__ life::RowSum row_sum(std::uint32_t x) {
+template <Shifts How>
+__device__ __forceinline__ life::RowSum row_sum(std::uint32_t x, Multipliers m) {
   const std::uint32_t left = __shfl_up_sync(kFullMask, x, 1);    // lane 0: its own word, wrong
   const std::uint32_t right = __shfl_down_sync(kFullMask, x, 1); // lane 31: likewise
-  return life::row_sum(life::west(x, left), x, life::east(x, right));
+  if constexpr (How == Shifts::funnel) {
+    return life::row_sum(life::west(x, left), x, life::east(x, right));
+  } else {
+    return life::row_sum(life::west_multiply(x, left, m.two), x,
+                         life::east_multiply(x, right, m.half));
+  }
 }
 
 /// Warp (blockIdx.x, blockIdx.y * kWarpsPerBlock + threadIdx.y): words [c, c + 30)
 /// of rows [r, r + R - 2 * steps) are written, lanes holding words c - 1 ... c + 30
 /// of rows r - steps ... r + R - steps - 1, wrapped around (torus).
-template <int R>
+template <int R, Shifts How>
 __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
     wide_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-               unsigned words_per_row, unsigned height, unsigned tiles, int steps) {
+               unsigned words_per_row, unsigned height, unsigned tiles, int steps, Multipliers m) {
   const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
   if (tile >= tiles) return; // whole warps only
   const unsigned lane = threadIdx.x;
@@ -62,11 +77,11 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
 
   // Rows 0 and R - 1 are never updated: one more row at each end goes wrong per generation.
   for (int s = 0; s < steps; ++s) {
-    life::RowSum above = row_sum(x[0]);
-    life::RowSum mid = row_sum(x[1]);
+    life::RowSum above = row_sum<How>(x[0], m);
+    life::RowSum mid = row_sum<How>(x[1], m);
 #pragma unroll
     for (int i = 1; i < R - 1; ++i) {
-      const life::RowSum below = row_sum(x[i + 1]);
+      const life::RowSum below = row_sum<How>(x[i + 1], m);
       x[i] = life::step_row_sums(above, mid, below, x[i]);
       above = mid;
       mid = below;
@@ -88,17 +103,20 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
 int rows_per_thread(const Params& params) {
   return static_cast<int>(params.get_int("rows_per_thread"));
 }
+Shifts shifts(const Params& params) {
+  return params.get("shifts") == "multiply" ? Shifts::multiply : Shifts::funnel;
+}
 int steps_per_launch(const Params& params) {
   return static_cast<int>(params.get_int("steps_per_launch"));
 }
 
 class WideSimulator final : public cuda_packed::PackedSimulator {
 public:
-  WideSimulator(const Problem& problem, int rows, int steps)
+  WideSimulator(const Problem& problem, int rows, int steps, Shifts how)
       : PackedSimulator(problem, instructions_per_cell(rows, steps),
                         // each word read and written once per launch
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / steps),
-        rows_(rows), steps_(steps) {}
+        rows_(rows), steps_(steps), how_(how) {}
 
   /// LOP3 per cell written: per lane and generation, 2 per row (its sums) and 8
   /// per updated row (R - 2 of them), for R - 2 * steps written rows of 30 of the
@@ -110,14 +128,17 @@ public:
 
 private:
   void launch(std::uint64_t generations) override {
+    const bool multiply = how_ == Shifts::multiply;
     if (rows_ == 64) {
-      launch_all<64>(generations);
+      multiply ? launch_all<64, Shifts::multiply>(generations)
+               : launch_all<64, Shifts::funnel>(generations);
     } else {
-      launch_all<128>(generations);
+      multiply ? launch_all<128, Shifts::multiply>(generations)
+               : launch_all<128, Shifts::funnel>(generations);
     }
   }
 
-  template <int R> void launch_all(std::uint64_t generations) {
+  template <int R, Shifts How> void launch_all(std::uint64_t generations) {
     const unsigned groups = (words_per_row() + kOutputWords - 1) / kOutputWords;
     for (std::uint64_t done = 0; done < generations;) {
       const int steps = static_cast<int>(
@@ -126,8 +147,8 @@ private:
       const unsigned tiles = (height() + rows - 1) / rows;
       const dim3 grid(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
       const dim3 block(kWarp, kWarpsPerBlock);
-      wide_steps<R>
-          <<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(), tiles, steps);
+      wide_steps<R, How><<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(),
+                                                       tiles, steps, Multipliers{2U, 1U << 31});
       LIFEBENCH_CUDA_CHECK_LAUNCH();
       swap();
       done += static_cast<std::uint64_t>(steps);
@@ -136,6 +157,7 @@ private:
 
   int rows_;
   int steps_;
+  Shifts how_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
@@ -177,8 +199,17 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
              {.name = "steps_per_launch",
               .default_value = "8",
               .allowed = {},
-              .description = "generations per launch, 1 to 32 and below rows_per_thread / 2"}},
-    .unavailable = [] { return lifebench::cuda::unavailable_reason(&lifebench::wide_steps<128>); },
+              .description = "generations per launch, 1 to 32 and below rows_per_thread / 2"},
+             {.name = "shifts",
+              .default_value = "funnel",
+              .allowed = {"funnel", "multiply"},
+              .description = "west and east neighbour words by funnel shifts (ALU pipe, as "
+                             "LOP3) or by multiply-adds (FMA pipe)"}},
+    .unavailable =
+        [] {
+          return lifebench::cuda::unavailable_reason(
+              &lifebench::wide_steps<128, lifebench::Shifts::funnel>);
+        },
     .unsupported = lifebench::unsupported,
     .verify_generations = [](const lifebench::Params& params) -> std::uint64_t {
       // Two full launches and a partial third.
@@ -187,5 +218,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::WideSimulator>(problem, lifebench::rows_per_thread(params),
-                                                        lifebench::steps_per_launch(params));
+                                                        lifebench::steps_per_launch(params),
+                                                        lifebench::shifts(params));
     }})

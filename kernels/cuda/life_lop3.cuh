@@ -35,6 +35,28 @@ LIFEBENCH_HOST_DEVICE std::uint32_t east(std::uint32_t x, std::uint32_t right) {
 #endif
 }
 
+/// west() as multiply-adds, (x * 2) + hi32(left * 2), for the FMA pipe rather than
+/// the ALU pipe that LOP3 and shifts share. The kernel passes `two` as an argument,
+/// so that the compiler cannot fold the multiplications back into shifts.
+LIFEBENCH_HOST_DEVICE std::uint32_t west_multiply(std::uint32_t x, std::uint32_t left,
+                                                  std::uint32_t two) {
+#ifdef __CUDA_ARCH__
+  return x * two + __umulhi(left, two);
+#else
+  return x * two + static_cast<std::uint32_t>((std::uint64_t{left} * two) >> 32);
+#endif
+}
+
+/// east() as multiply-adds, hi32(x * 2^31) + right * 2^31; `half` = 2^31.
+LIFEBENCH_HOST_DEVICE std::uint32_t east_multiply(std::uint32_t x, std::uint32_t right,
+                                                  std::uint32_t half) {
+#ifdef __CUDA_ARCH__
+  return __umulhi(x, half) + right * half;
+#else
+  return static_cast<std::uint32_t>((std::uint64_t{x} * half) >> 32) + right * half;
+#endif
+}
+
 /// The eight neighbour words of 32 cells, in the blog's names a0 ... a7 (any order:
 /// both sequences treat them alike).
 struct Neighbours {
