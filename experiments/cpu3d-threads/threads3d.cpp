@@ -187,7 +187,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {"1", "2", "4"},
               .description = "rows of 32-cell words one column walk updates (as cuda3d-bitsliced)"},
              {.name = "planes",
-              .default_value = "16",
+              .default_value = "32",
               .allowed = {},
               .description = "planes one column walk updates along z (the last walk may have "
                              "fewer)"}},

@@ -30,17 +30,18 @@ constexpr int kMinPlanes = 4;       // shorter walks recompute too many xy-sums
 constexpr int kMaxSegments = 65535; // gridDim.y
 
 /// Thread (x, blockIdx.y): word x % words of strip x / words, planes of segment blockIdx.y.
-template <bool Torus, int Rows, class RuleFn>
+/// Shuffle: the blocks cover the columns exactly and `lanes` are a warp's launched lanes.
+template <bool Torus, int Rows, bool Shuffle, class RuleFn>
 __global__ void __launch_bounds__(kBlock)
     step_kernel(const b3::Word* __restrict__ in, b3::Word* __restrict__ out, b3::Cube cube,
-                int columns, int planes, RuleFn rule) {
+                int columns, int planes, RuleFn rule, unsigned lanes) {
   const int column = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (column >= columns) return;
   const int w = column % cube.words;
   const int y0 = column / cube.words * Rows;
   const int z0 = static_cast<int>(blockIdx.y) * planes;
   const int z1 = min(z0 + planes, cube.side);
-  b3::column_walk<Torus, Rows>(in, out, cube, w, y0, z0, z1, rule);
+  b3::column_walk<Torus, Rows, Shuffle>(in, out, cube, w, y0, z0, z1, rule, lanes);
 }
 
 /// Planes per walk: about SMs x 2048 threads in all (several waves of resident
@@ -116,17 +117,33 @@ private:
                      problem_.rule.survive, [&](auto torus, auto rows, auto rule) {
                        constexpr bool kTorus = decltype(torus)::value;
                        constexpr int kRows = decltype(rows)::value;
-                       const int columns = cube_.words * (cube_.side / kRows);
-                       const dim3 grid(static_cast<unsigned>((columns + kBlock - 1) / kBlock),
-                                       static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
-                       for (std::uint64_t g = 0; g < generations; ++g) {
-                         step_kernel<kTorus, kRows><<<grid, kBlock, 0, stream_.get()>>>(
-                             buffers_[current_].data(), buffers_[1 - current_].data(), cube_,
-                             columns, planes_, rule);
-                         LIFEBENCH_CUDA_CHECK_LAUNCH();
-                         current_ = 1 - current_;
+                       if (shuffles(cube_)) {
+                         launch_all<kTorus, kRows, true>(generations, rule);
+                       } else {
+                         launch_all<kTorus, kRows, false>(generations, rule);
                        }
                      });
+  }
+
+  /// Rows of 1, 2, 4 ... 32 words: whole rows fill a warp's lanes, in groups of `words`
+  /// (M = 32, 64, 128 ... 1024); every grid size is then a power of two.
+  static bool shuffles(const b3::Cube& cube) { return cube.words <= 32 && 32 % cube.words == 0; }
+
+  template <bool Torus, int Rows, bool Shuffle, class RuleFn>
+  void launch_all(std::uint64_t generations, const RuleFn& rule) {
+    const int columns = cube_.words * (cube_.side / Rows);
+    // Shuffle: one exact block when there are fewer columns than kBlock (a power of two).
+    const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
+    const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
+    const dim3 grid(static_cast<unsigned>((columns + block - 1) / block),
+                    static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
+    for (std::uint64_t g = 0; g < generations; ++g) {
+      step_kernel<Torus, Rows, Shuffle><<<grid, block, 0, stream_.get()>>>(
+          buffers_[current_].data(), buffers_[1 - current_].data(), cube_, columns, planes_, rule,
+          lanes);
+      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      current_ = 1 - current_;
+    }
   }
 
   Problem problem_;
@@ -181,7 +198,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(
-              &lifebench::step_kernel<true, 4, lifebench::bitsliced3d::RuleB6S567>);
+              &lifebench::step_kernel<true, 4, true, lifebench::bitsliced3d::RuleB6S567>);
         },
     .unsupported = lifebench::unsupported,
     .make = [](const lifebench::Problem& problem,

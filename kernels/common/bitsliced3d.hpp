@@ -206,8 +206,12 @@ LIFEBENCH_HOST_DEVICE Word load(const Word* word) {
 #endif
 }
 
-/// The fixed part of a column walk: the words it reads in every plane.
-template <bool Torus, int Rows> struct Strip {
+/// The fixed part of a column walk: the words it reads in every plane. With Shuffle
+/// (device only; rows of 1, 2, 4 ... 32 words, a warp's lanes on consecutive words of
+/// whole rows) a thread loads only its own words and takes its x - 1 and x + 1
+/// neighbours from the lanes beside it (wrapped within the row): one load and one
+/// address per row instead of three. On the host Shuffle changes nothing.
+template <bool Torus, int Rows, bool Shuffle = false> struct Strip {
   /// Word offset within a plane of the thread's first word read (row y0 - 1, word w).
   unsigned origin = 0;
   /// Word offsets from there of rows y0 - 1 ... y0 + Rows, words w - 1, w, w + 1 (wrapped
@@ -216,9 +220,13 @@ template <bool Torus, int Rows> struct Strip {
   int at[Rows + 2][3]{};
   bool has_left, has_right; ///< dead boundary: false at the cube's faces
   bool has_row[Rows + 2]{}; ///< dead boundary: false outside the cube
+  int word;                 ///< w, the lane's index within its row's group of lanes
+  int words;                ///< words per row, the width of a group of lanes
+  unsigned lanes;           ///< the warp's lanes that take part in the shuffles
 
-  LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0)
-      : has_left(Torus || w > 0), has_right(Torus || w + 1 < cube.words) {
+  LIFEBENCH_HOST_DEVICE Strip(const Cube& cube, int w, int y0, unsigned warp_lanes)
+      : has_left(Torus || w > 0), has_right(Torus || w + 1 < cube.words), word(w),
+        words(cube.words), lanes(warp_lanes) {
     const int left = w == 0 ? cube.words - 1 : w - 1;
     const int right = w + 1 == cube.words ? 0 : w + 1;
     const int first = y0 == 0 ? cube.side - 1 : y0 - 1;
@@ -246,8 +254,20 @@ template <bool Torus, int Rows> struct Strip {
     Sum2 rows[Rows + 2];
     for (int r = 0; r < Rows + 2; ++r) {
       const Word middle = load(offset(from, at[r][1]));
-      Word before = load(offset(from, at[r][0]));
-      Word after = load(offset(from, at[r][2]));
+      Word before = 0;
+      Word after = 0;
+#if defined(__CUDA_ARCH__)
+      if constexpr (Shuffle) {
+        before = __shfl_sync(lanes, middle, word - 1, words);
+        after = __shfl_sync(lanes, middle, word + 1, words);
+      } else {
+        before = load(offset(from, at[r][0]));
+        after = load(offset(from, at[r][2]));
+      }
+#else
+      before = load(offset(from, at[r][0]));
+      after = load(offset(from, at[r][2]));
+#endif
       if (!Torus) {
         before = has_left ? before : 0;
         after = has_right ? after : 0;
@@ -263,11 +283,11 @@ template <bool Torus, int Rows> struct Strip {
 
 /// One output plane z from the xy-sums of planes z - 1 (lo), z (mid), z + 1 (hi),
 /// after filling `hi` from plane z + 1 of `in`.
-template <bool Torus, int Rows, class RuleFn>
+template <bool Torus, int Rows, bool Shuffle, class RuleFn>
 LIFEBENCH_HOST_DEVICE void walk_step(const Word* in, Word* out, const Cube& cube,
-                                     const Strip<Torus, Rows>& strip, int z, const RuleFn& rule,
-                                     const PlaneSums<Rows>& lo, const PlaneSums<Rows>& mid,
-                                     PlaneSums<Rows>& hi) {
+                                     const Strip<Torus, Rows, Shuffle>& strip, int z,
+                                     const RuleFn& rule, const PlaneSums<Rows>& lo,
+                                     const PlaneSums<Rows>& mid, PlaneSums<Rows>& hi) {
   int above = z + 1;
   const bool inside = Torus || above < cube.side;
   if (above == cube.side) above = 0;
@@ -279,11 +299,13 @@ LIFEBENCH_HOST_DEVICE void walk_step(const Word* in, Word* out, const Cube& cube
 }
 
 /// Next state of word w of rows y0 ... y0 + Rows - 1 in planes z0 ... z1 - 1:
-/// the work of one CUDA thread. y0 + Rows <= side and 0 <= z0 < z1 <= side.
-template <bool Torus, int Rows, class RuleFn>
+/// the work of one CUDA thread. y0 + Rows <= side and 0 <= z0 < z1 <= side. With
+/// Shuffle, `lanes` are the lanes of the warp running walks of the same planes.
+template <bool Torus, int Rows, bool Shuffle = false, class RuleFn>
 LIFEBENCH_HOST_DEVICE void column_walk(const Word* in, Word* out, const Cube& cube, int w, int y0,
-                                       int z0, int z1, const RuleFn& rule) {
-  const Strip<Torus, Rows> strip(cube, w, y0);
+                                       int z0, int z1, const RuleFn& rule,
+                                       unsigned lanes = 0xffffffffU) {
+  const Strip<Torus, Rows, Shuffle> strip(cube, w, y0, lanes);
   // Three rotating windows, unrolled by three so that no sums are copied.
   PlaneSums<Rows> a{};
   PlaneSums<Rows> b{};
