@@ -129,12 +129,19 @@ public:
 private:
   void launch(std::uint64_t generations) override {
     const bool multiply = how_ == Shifts::multiply;
-    if (rows_ == 64) {
+    switch (rows_) {
+    case 64:
       multiply ? launch_all<64, Shifts::multiply>(generations)
                : launch_all<64, Shifts::funnel>(generations);
-    } else {
+      break;
+    case 128:
       multiply ? launch_all<128, Shifts::multiply>(generations)
                : launch_all<128, Shifts::funnel>(generations);
+      break;
+    default:
+      multiply ? launch_all<192, Shifts::multiply>(generations)
+               : launch_all<192, Shifts::funnel>(generations);
+      break;
     }
   }
 
@@ -194,7 +201,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "horizontal sums once per row, 10 LOP3 per word and generation",
     .axes = {{.name = "rows_per_thread",
               .default_value = "128",
-              .allowed = {"64", "128"},
+              .allowed = {"64", "128", "192"},
               .description = "rows of its word each lane holds in registers"},
              {.name = "steps_per_launch",
               .default_value = "8",
