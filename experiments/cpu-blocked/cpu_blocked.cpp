@@ -21,6 +21,7 @@
 // (AVX3_DL): 12 instructions per vector per generation.
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
+#include "packed_grids.hpp"
 #include "thread_pool.hpp"
 
 #include <algorithm>
@@ -316,39 +317,26 @@ struct Tiling {
 class BlockedSimulator final : public Simulator {
 public:
   BlockedSimulator(const Problem& problem, int threads, Tiling tiling)
-      : problem_(problem), words_(words_per_row<std::uint64_t>(problem.shape.width)),
-        tiling_(tiling), stride_(tiling.tile_words + 2 * kPad),
-        buffer_words_(stride_ * (tiling.tile_rows + 2 * tiling.steps)),
-        tiles_across_((words_ + tiling.tile_words - 1) / tiling.tile_words),
+      : problem_(problem), grids_(problem.shape), tiling_(tiling),
+        stride_(tiling.tile_words + 2 * kPad),
+        tiles_across_((grids_.row_words() + tiling.tile_words - 1) / tiling.tile_words),
         tiles_((problem.shape.height + tiling.tile_rows - 1) / tiling.tile_rows * tiles_across_),
-        cells_(allocate(cell_words())), next_(allocate(cell_words())), pool_(threads) {
-    // Two tile buffers per worker; zeroed once so that the words the kernel reads
-    // before writing (the pads) hold no stale garbage the first time.
-    for (int worker = 0; worker < threads; ++worker) {
-      for (int which = 0; which < 2; ++which) {
-        buffers_.push_back(allocate(buffer_words_));
-        std::fill_n(buffers_.back().get(), buffer_words_, std::uint64_t{0});
-      }
+        pool_(threads) {
+    // Two tile buffers per worker, zeroed so that the pads hold no garbage.
+    for (int buffer = 0; buffer < 2 * threads; ++buffer) {
+      buffers_.push_back(simd::allocate_words(stride_ * (tiling.tile_rows + 2 * tiling.steps)));
     }
   }
 
-  void upload(const Grid& grid) override {
-    const auto packed = pack_rows<std::uint64_t>(grid);
-    std::copy(packed.begin(), packed.end(), cells_.get());
-  }
-
-  Grid download() override {
-    Grid grid(problem_.shape);
-    unpack_rows<std::uint64_t>({cells_.get(), static_cast<std::size_t>(cell_words())}, grid);
-    return grid;
-  }
+  void upload(const Grid& grid) override { grids_.upload(grid); }
+  Grid download() override { return grids_.download(); }
 
   void advance(std::uint64_t generations) override {
     while (generations > 0) {
       const auto steps =
           static_cast<std::int64_t>(std::min<std::uint64_t>(generations, tiling_.steps));
       pool_.run([this, steps](int worker) { pass(worker, steps); });
-      std::swap(cells_, next_);
+      grids_.swap();
       generations -= static_cast<std::uint64_t>(steps);
     }
   }
@@ -360,16 +348,10 @@ public:
 
   /// One read and one write of the grid per pass of `steps` generations.
   [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(cell_words()) * sizeof(std::uint64_t) /
-           static_cast<double>(tiling_.steps);
+    return grids_.bytes_read_and_written() / static_cast<double>(tiling_.steps);
   }
 
 private:
-  static hwy::AlignedFreeUniquePtr<std::uint64_t[]> allocate(std::int64_t words) {
-    return hwy::AllocateAligned<std::uint64_t>(static_cast<std::size_t>(words));
-  }
-  [[nodiscard]] std::int64_t cell_words() const { return words_ * problem_.shape.height; }
-
   /// A worker's share of one pass: consecutive tiles in row-major order.
   void pass(int worker, std::int64_t steps) {
     const auto [begin, end] = pool::share(tiles_, worker, pool_.size());
@@ -377,16 +359,16 @@ private:
     for (std::int64_t tile = begin; tile < end; ++tile) {
       const std::int64_t x0 = tile % tiles_across_ * tiling_.tile_words;
       const std::int64_t y0 = tile / tiles_across_ * tiling_.tile_rows;
-      const TileJob job{cells_.get(),
-                        next_.get(),
+      const TileJob job{grids_.cells(),
+                        grids_.next(),
                         {buffers_[mine].get(), buffers_[mine + 1].get()},
                         stride_,
-                        words_,
+                        grids_.row_words(),
                         problem_.shape.height,
                         problem_.boundary == Boundary::torus,
                         x0,
                         y0,
-                        std::min(tiling_.tile_words, words_ - x0),
+                        std::min(tiling_.tile_words, grids_.row_words() - x0),
                         std::min(tiling_.tile_rows, problem_.shape.height - y0),
                         steps};
       HWY_DYNAMIC_DISPATCH(PassTile)(job);
@@ -394,14 +376,11 @@ private:
   }
 
   Problem problem_;
-  std::int64_t words_;
+  simd::PackedGrids grids_;
   Tiling tiling_;
   std::int64_t stride_;
-  std::int64_t buffer_words_;
   std::int64_t tiles_across_;
   std::int64_t tiles_;
-  hwy::AlignedFreeUniquePtr<std::uint64_t[]> cells_;
-  hwy::AlignedFreeUniquePtr<std::uint64_t[]> next_;
   std::vector<hwy::AlignedFreeUniquePtr<std::uint64_t[]>> buffers_;
   pool::ThreadPool pool_;
 };
@@ -414,13 +393,7 @@ Tiling tiling(const Problem& problem, const Params& params) {
 }
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
-  if (problem.rule.topology != Topology::square || problem.shape.depth != 1) {
-    return "square 2D grids only";
-  }
-  if (problem.rule != parse_rule_spec("B3/S23").rule) {
-    return "rule must be B3/S23: the output logic is written for it";
-  }
-  if (problem.shape.width % 64 != 0) return "width must be a multiple of 64 (one bit per cell)";
+  if (auto reason = simd::b3s23_bits_unsupported(problem)) return reason;
   const auto steps = params.get_int("steps");
   if (steps < 1 || steps > 63) {
     return "steps must be 1..63: the one-word side halo goes wrong one cell per generation";

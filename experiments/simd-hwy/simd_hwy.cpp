@@ -8,7 +8,7 @@
 // are split into equal groups, one per worker of a pool that lives as long as the
 // simulator.
 #include "lifebench/experiment.hpp"
-#include "lifebench/packed.hpp"
+#include "packed_grids.hpp"
 #include "thread_pool.hpp"
 
 #include <algorithm>
@@ -174,16 +174,14 @@ namespace {
 class SimdSimulator final : public Simulator {
 public:
   SimdSimulator(const Problem& problem, int threads)
-      : problem_(problem), words_(words_per_row<std::uint64_t>(problem.shape.width)),
-        cells_(allocate(cell_words())), next_(allocate(cell_words())), zero_row_(allocate(words_)),
-        pool_(threads) {
-    std::fill_n(zero_row_.get(), words_, std::uint64_t{0});
+      : problem_(problem), grids_(problem.shape),
+        zero_row_(simd::allocate_words(grids_.row_words())), pool_(threads) {
     step_ = [this](int worker) {
       const auto [begin, end] = pool::share(problem_.shape.height, worker, pool_.size());
-      const RowsJob job{cells_.get(),
-                        next_.get(),
+      const RowsJob job{grids_.cells(),
+                        grids_.next(),
                         zero_row_.get(),
-                        words_,
+                        grids_.row_words(),
                         problem_.shape.height,
                         problem_.boundary == Boundary::torus,
                         begin,
@@ -192,21 +190,13 @@ public:
     };
   }
 
-  void upload(const Grid& grid) override {
-    const auto packed = pack_rows<std::uint64_t>(grid);
-    std::copy(packed.begin(), packed.end(), cells_.get());
-  }
-
-  Grid download() override {
-    Grid grid(problem_.shape);
-    unpack_rows<std::uint64_t>({cells_.get(), static_cast<std::size_t>(cell_words())}, grid);
-    return grid;
-  }
+  void upload(const Grid& grid) override { grids_.upload(grid); }
+  Grid download() override { return grids_.download(); }
 
   void advance(std::uint64_t generations) override {
     for (std::uint64_t g = 0; g < generations; ++g) {
       pool_.run(step_);
-      std::swap(cells_, next_);
+      grids_.swap();
     }
   }
 
@@ -216,32 +206,19 @@ public:
   }
 
   [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(cell_words()) * sizeof(std::uint64_t); // read + write
+    return grids_.bytes_read_and_written();
   }
 
 private:
-  static hwy::AlignedFreeUniquePtr<std::uint64_t[]> allocate(std::int64_t words) {
-    return hwy::AllocateAligned<std::uint64_t>(static_cast<std::size_t>(words));
-  }
-  [[nodiscard]] std::int64_t cell_words() const { return words_ * problem_.shape.height; }
-
   Problem problem_;
-  std::int64_t words_;
-  hwy::AlignedFreeUniquePtr<std::uint64_t[]> cells_;
-  hwy::AlignedFreeUniquePtr<std::uint64_t[]> next_;
+  simd::PackedGrids grids_;
   hwy::AlignedFreeUniquePtr<std::uint64_t[]> zero_row_;
   pool::ThreadPool pool_;
   std::function<void(int)> step_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
-  if (problem.rule.topology != Topology::square || problem.shape.depth != 1) {
-    return "square 2D grids only";
-  }
-  if (problem.rule != parse_rule_spec("B3/S23").rule) {
-    return "rule must be B3/S23: the blog's adder output logic is written for it";
-  }
-  if (problem.shape.width % 64 != 0) return "width must be a multiple of 64 (one bit per cell)";
+  if (auto reason = simd::b3s23_bits_unsupported(problem)) return reason;
   return pool::threads_unsupported(params);
 }
 
