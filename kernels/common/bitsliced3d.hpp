@@ -27,9 +27,9 @@ inline constexpr int word_bits = 32;
 struct Sum2 {
   Word b0, b1;
 };
-/// A count of 0..9 (a plane's 3x3 sum).
+/// A count of 0..9 (a plane's 3x3 sum) in carry-save form: ones + 2 (twos_a + twos_b) + 4 fours.
 struct Sum4 {
-  Word b0, b1, b2, b3;
+  Word ones, twos_a, twos_b, fours;
 };
 /// A count of 0..27 (the 3x3x3 sum, the cell included).
 struct Sum5 {
@@ -67,44 +67,43 @@ LIFEBENCH_HOST_DEVICE Sum2 row_sum(Word before, Word word, Word after) {
   return s;
 }
 
-/// Three row sums (rows y - 1, y, y + 1): 0..9 in 8 LOP3.
+/// Three row sums (rows y - 1, y, y + 1), 0..9, left in carry-save form: two full
+/// adders, 4 LOP3. Resolving the carries here would cost 4 more for each plane sum,
+/// while cube_sum() absorbs them for 1 more per output.
 LIFEBENCH_HOST_DEVICE Sum4 plane_sum(const Sum2& a, const Sum2& b, const Sum2& c) {
   Sum4 s{};
-  Word twos = 0;
-  full_add(a.b0, b.b0, c.b0, s.b0, twos);
-  Word high = 0;
-  Word fours = 0;
-  full_add(a.b1, b.b1, c.b1, high, fours);
-  // Weight 2: high + twos; weight 4: fours and that carry (at most 2 * 4 + 1 = 9).
-  s.b1 = high ^ twos;
-  const Word carry = high & twos;
-  s.b2 = fours ^ carry;
-  s.b3 = fours & carry;
+  full_add(a.b0, b.b0, c.b0, s.ones, s.twos_a);
+  full_add(a.b1, b.b1, c.b1, s.twos_b, s.fours);
   return s;
 }
 
-/// Three plane sums (planes z - 1, z, z + 1): 0..27 in 15 LOP3.
+/// Three plane sums (planes z - 1, z, z + 1): 0..27, a compressor tree of seven full
+/// adders and one half adder, 16 LOP3.
 LIFEBENCH_HOST_DEVICE Sum5 cube_sum(const Sum4& a, const Sum4& b, const Sum4& c) {
   Sum5 s{};
-  Word carry2 = 0;
-  full_add(a.b0, b.b0, c.b0, s.b0, carry2);
-  Word part2 = 0;
-  Word carry4a = 0;
-  full_add(a.b1, b.b1, c.b1, part2, carry4a);
-  s.b1 = part2 ^ carry2;
-  const Word carry4b = part2 & carry2;
-  Word part4 = 0;
-  Word carry8a = 0;
-  full_add(a.b2, b.b2, c.b2, part4, carry8a);
-  Word carry8b = 0;
-  full_add(part4, carry4a, carry4b, s.b2, carry8b);
-  Word part8 = 0;
-  Word carry16a = 0;
-  full_add(a.b3, b.b3, c.b3, part8, carry16a);
-  Word carry16b = 0;
-  full_add(part8, carry8a, carry8b, s.b3, carry16b);
-  // Both carries into weight 16 would make the sum at least 32 > 27: never both set.
-  s.b4 = carry16a | carry16b;
+  // Weight 1: three bits.
+  Word to2 = 0;
+  full_add(a.ones, b.ones, c.ones, s.b0, to2);
+  // Weight 2: six bits and the carry.
+  Word x1 = 0;
+  Word x2 = 0;
+  Word to4a = 0;
+  Word to4b = 0;
+  Word to4c = 0;
+  full_add(a.twos_a, a.twos_b, b.twos_a, x1, to4a);
+  full_add(b.twos_b, c.twos_a, c.twos_b, x2, to4b);
+  full_add(x1, x2, to2, s.b1, to4c);
+  // Weight 4: three bits and three carries.
+  Word y1 = 0;
+  Word y2 = 0;
+  Word to8a = 0;
+  Word to8b = 0;
+  full_add(a.fours, b.fours, c.fours, y1, to8a);
+  full_add(to4a, to4b, to4c, y2, to8b);
+  s.b2 = y1 ^ y2;
+  const Word to8c = y1 & y2;
+  // Weight 8: three carries; their carry is weight 16 (the sum is below 32).
+  full_add(to8a, to8b, to8c, s.b3, s.b4);
   return s;
 }
 
