@@ -147,8 +147,8 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
     return "steps_per_launch must be 1 to 16: the window pads the 32 written cells with 16 "
            "cells each side, and one more goes wrong each generation";
   }
-  const auto rows = static_cast<std::int64_t>(
-      sw::output_rows(static_cast<unsigned>(work_per_thread(params)), 1U));
+  const auto rows = static_cast<std::int64_t>(sw::output_rows(
+      static_cast<unsigned>(work_per_thread(params)), static_cast<unsigned>(steps)));
   if ((problem.shape.height + rows - 1) / rows > kMaxGridY) {
     return "too many row tiles for CUDA's grid y limit (65535)";
   }
