@@ -49,7 +49,15 @@ namespace lifebench::cpu_blocked {
 /// the widest vector the kernel uses (512 bits), so that the centre is aligned.
 inline constexpr std::int64_t kPad = 8;
 
-/// One tile's pass: `steps` generations of the tile at (x0, y0) from src into dst.
+/// A tile's place in the grid: words [x0, x0 + words) of rows [y0, y0 + rows).
+struct Tile {
+  std::int64_t x0;
+  std::int64_t y0;
+  std::int64_t words;
+  std::int64_t rows;
+};
+
+/// One tile's pass: `steps` generations of `tile` from src into dst.
 struct TileJob {
   const std::uint64_t* src; ///< whole grid, rows of `words` words
   std::uint64_t* dst;       ///< whole grid, `steps` generations later
@@ -58,11 +66,9 @@ struct TileJob {
   std::int64_t words; ///< per grid row
   std::int64_t height;
   bool torus;
-  std::int64_t x0; ///< first word of the tile
-  std::int64_t y0; ///< first row of the tile
-  std::int64_t tile_words;
-  std::int64_t tile_rows;
   std::int64_t steps;
+  Tile tile;
+  Tile next; ///< the worker's next tile (rows = 0: none), prefetched during this one
 };
 } // namespace lifebench::cpu_blocked
 #endif
@@ -237,22 +243,38 @@ void Generation(const std::uint64_t* src, std::int64_t src_stride, std::uint64_t
   }
 }
 
+/// Asks for rows [r0, r1) of the next tile's copy (halo included) to be brought into
+/// L2 while this tile computes, so that its copy-in does not wait for memory.
+void PrefetchNext(const TileJob& job, std::int64_t r0, std::int64_t r1) {
+  const Tile& next = job.next;
+  const std::int64_t first = std::max<std::int64_t>(next.x0 - 1, 0);
+  const std::int64_t last = std::min(next.x0 + next.words + 1, job.words);
+  for (std::int64_t r = r0; r < r1; ++r) {
+    std::int64_t y = next.y0 - job.steps + r;
+    if (!job.torus && (y < 0 || y >= job.height)) continue;
+    y = (y % job.height + job.height) % job.height;
+    const std::uint64_t* row = job.src + y * job.words;
+    for (std::int64_t x = first; x < last; x += kPad)
+      __builtin_prefetch(row + x, 0, 2);
+  }
+}
+
 /// Tile buffer row r holds grid row y0 - steps + r; word kPad + i holds grid word
 /// x0 + i for i in [-1, tile_words]. Rows and words outside a dead boundary are zero
 /// in both buffers and never computed.
 void PassTile(const TileJob& job) {
-  const std::int64_t rows = job.tile_rows + 2 * job.steps;
-  const std::int64_t width = job.tile_words;
+  const std::int64_t rows = job.tile.rows + 2 * job.steps;
+  const std::int64_t width = job.tile.words;
   const std::int64_t stride = job.stride;
-  const bool dead_left = !job.torus && job.x0 == 0;
-  const bool dead_right = !job.torus && job.x0 + width == job.words;
+  const bool dead_left = !job.torus && job.tile.x0 == 0;
+  const bool dead_right = !job.torus && job.tile.x0 + width == job.words;
   std::uint64_t* from = job.buffer[0];
   std::uint64_t* to = job.buffer[1];
 
   std::int64_t live_begin = 0; // tile rows inside the grid
   std::int64_t live_end = rows;
   for (std::int64_t r = 0; r < rows; ++r) {
-    std::int64_t y = job.y0 - job.steps + r;
+    std::int64_t y = job.tile.y0 - job.steps + r;
     std::uint64_t* row = from + r * stride + kPad;
     if (!job.torus && (y < 0 || y >= job.height)) {
       if (y < 0) {
@@ -266,14 +288,20 @@ void PassTile(const TileJob& job) {
     }
     y = (y % job.height + job.height) % job.height;
     const std::uint64_t* grid_row = job.src + y * job.words;
-    std::copy_n(grid_row + job.x0, width, row);
-    row[-1] = dead_left ? 0 : grid_row[(job.x0 - 1 + job.words) % job.words];
-    row[width] = dead_right ? 0 : grid_row[(job.x0 + width) % job.words];
+    std::copy_n(grid_row + job.tile.x0, width, row);
+    row[-1] = dead_left ? 0 : grid_row[(job.tile.x0 - 1 + job.words) % job.words];
+    row[width] = dead_right ? 0 : grid_row[(job.tile.x0 + width) % job.words];
     if (dead_left) to[r * stride + kPad - 1] = 0;
     if (dead_right) to[r * stride + kPad + width] = 0;
   }
 
+  // The next tile's rows, in equal parts before each generation.
+  const std::int64_t next_rows = job.next.rows == 0 ? 0 : job.next.rows + 2 * job.steps;
+  const auto prefetch = [&](std::int64_t g) {
+    PrefetchNext(job, (g - 1) * next_rows / job.steps, g * next_rows / job.steps);
+  };
   for (std::int64_t g = 1; g < job.steps; ++g) {
+    prefetch(g);
     const std::int64_t r0 = std::max(g, live_begin);
     const std::int64_t r1 = std::min(rows - g, live_end);
     std::uint64_t* out = to + r0 * stride;
@@ -283,14 +311,15 @@ void PassTile(const TileJob& job) {
     std::swap(from, to);
   }
   // The last generation: the tile's own rows, straight into the grid.
-  std::uint64_t* out = job.dst + job.y0 * job.words + job.x0;
+  prefetch(job.steps);
+  std::uint64_t* out = job.dst + job.tile.y0 * job.words + job.tile.x0;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; };
   if (aligned(out) && aligned(out + job.words)) {
-    Generation<kPad, true>(from, stride, out, job.words, job.steps, job.steps + job.tile_rows, kPad,
+    Generation<kPad, true>(from, stride, out, job.words, job.steps, job.steps + job.tile.rows, kPad,
                            width);
     hwy::FlushStream(); // the streamed rows are visible before the pass's barrier
   } else {
-    Generation(from, stride, out, job.words, job.steps, job.steps + job.tile_rows, kPad, width);
+    Generation(from, stride, out, job.words, job.steps, job.steps + job.tile.rows, kPad, width);
   }
 }
 
@@ -357,8 +386,6 @@ private:
     const auto [begin, end] = pool::share(tiles_, worker, pool_.size());
     const auto mine = 2 * static_cast<std::size_t>(worker);
     for (std::int64_t tile = begin; tile < end; ++tile) {
-      const std::int64_t x0 = tile % tiles_across_ * tiling_.tile_words;
-      const std::int64_t y0 = tile / tiles_across_ * tiling_.tile_rows;
       const TileJob job{grids_.cells(),
                         grids_.next(),
                         {buffers_[mine].get(), buffers_[mine + 1].get()},
@@ -366,13 +393,19 @@ private:
                         grids_.row_words(),
                         problem_.shape.height,
                         problem_.boundary == Boundary::torus,
-                        x0,
-                        y0,
-                        std::min(tiling_.tile_words, grids_.row_words() - x0),
-                        std::min(tiling_.tile_rows, problem_.shape.height - y0),
-                        steps};
+                        steps,
+                        tile_at(tile),
+                        tile + 1 < end ? tile_at(tile + 1) : Tile{0, 0, 0, 0}};
       HWY_DYNAMIC_DISPATCH(PassTile)(job);
     }
+  }
+
+  /// Tile `index` in row-major order, clipped to the grid.
+  [[nodiscard]] Tile tile_at(std::int64_t index) const {
+    const std::int64_t x0 = index % tiles_across_ * tiling_.tile_words;
+    const std::int64_t y0 = index / tiles_across_ * tiling_.tile_rows;
+    return {x0, y0, std::min(tiling_.tile_words, grids_.row_words() - x0),
+            std::min(tiling_.tile_rows, problem_.shape.height - y0)};
   }
 
   Problem problem_;
