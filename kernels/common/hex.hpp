@@ -129,7 +129,7 @@ template <class Word> struct RuntimeRule {
     }
     return rule;
   }
-  LIFEBENCH_HOST_DEVICE Word leaf(unsigned count, Word alive) const {
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE Word leaf(unsigned count, Word alive) const {
     return static_cast<Word>(base[count] ^ (alive & flip[count]));
   }
 };
