@@ -347,7 +347,7 @@ class BlockedSimulator final : public Simulator {
 public:
   BlockedSimulator(const Problem& problem, int threads, Tiling tiling)
       : problem_(problem), grids_(problem.shape), tiling_(tiling),
-        stride_(tiling.tile_words + 2 * kPad),
+        stride_(buffer_stride(tiling.tile_words)),
         tiles_across_((grids_.row_words() + tiling.tile_words - 1) / tiling.tile_words),
         tiles_((problem.shape.height + tiling.tile_rows - 1) / tiling.tile_rows * tiles_across_),
         pool_(threads) {
@@ -398,6 +398,13 @@ private:
                         tile + 1 < end ? tile_at(tile + 1) : Tile{0, 0, 0, 0}};
       HWY_DYNAMIC_DISPATCH(PassTile)(job);
     }
+  }
+
+  /// Words per tile buffer row: the tile and its pads, whole 64-byte lines, an odd number
+  /// of them so that the rows of a column fall into every L1 set rather than half.
+  static std::int64_t buffer_stride(std::int64_t tile_words) {
+    const std::int64_t lines = (tile_words + kPad - 1) / kPad + 2;
+    return (lines % 2 == 0 ? lines + 1 : lines) * kPad;
   }
 
   /// Tile `index` in row-major order, clipped to the grid.
