@@ -16,7 +16,6 @@ __constant__ std::uint8_t rule_table[14];
 constexpr unsigned kBlockX = 32; // threads; 64 cells along a row
 constexpr unsigned kBlockY = 8;
 constexpr unsigned kCells = 2; // per thread
-constexpr std::int64_t kMaxGridY = 65535;
 
 template <bool Torus>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
@@ -35,36 +34,15 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
-class HexTwoCellSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
-public:
-  explicit HexTwoCellSimulator(const Problem& problem) : DeviceGridSimulator(problem) {
-    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
-  }
-
-private:
-  void launch(std::uint64_t generations) override {
-    const Shape& shape = problem().shape;
-    const dim3 block(kBlockX, kBlockY);
-    const dim3 grid(
-        static_cast<unsigned>((shape.width + kBlockX * kCells - 1) / (kBlockX * kCells)),
-        static_cast<unsigned>((shape.height + kBlockY - 1) / kBlockY));
-    const auto width = static_cast<int>(shape.width);
-    const auto height = static_cast<int>(shape.height);
-    launch_per_generation(generations, grid, block,
-                          problem().boundary == Boundary::torus ? two_cell_step<true>
-                                                                : two_cell_step<false>,
-                          width, height);
-  }
-};
+std::unique_ptr<Simulator> make(const Problem& problem, const Params&) {
+  hex::copy_rule_table(rule_table, problem.rule);
+  return std::make_unique<hex::ByteKernelSimulator<decltype(&two_cell_step<true>)>>(
+      problem, &two_cell_step<true>, &two_cell_step<false>, dim3(kBlockX, kBlockY),
+      dim3(kBlockX * kCells, kBlockY));
+}
 
 std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  if (auto reason = hex::byte_grid_unsupported(problem)) return reason;
-  if ((problem.shape.height + kBlockY - 1) / kBlockY > kMaxGridY) {
-    return "height must be at most " + std::to_string(kMaxGridY * kBlockY) +
-           " (8-row blocks, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return hex::block_rows_unsupported(problem, kBlockY);
 }
 
 } // namespace
@@ -81,7 +59,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unavailable =
         [] { return lifebench::cuda::unavailable_reason(&lifebench::two_cell_step<true>); },
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexTwoCellSimulator>(problem);
-    }})
+    .make = lifebench::make})

@@ -64,8 +64,7 @@ public:
   explicit HexActiveListSimulator(const Problem& problem)
       : DeviceGridSimulator(problem), flags_(words()), positions_(words()), list_(words()),
         length_(1) {
-    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
+    hex::copy_rule_table(rule_table, problem.rule);
     std::size_t bytes = 0;
     LIFEBENCH_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flags_.data(),
                                                       positions_.data(), cell_count()));

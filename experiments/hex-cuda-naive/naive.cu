@@ -17,7 +17,6 @@ __constant__ std::uint8_t rule_table[14];
 
 constexpr unsigned kBlockX = 32; // one warp along a row
 constexpr unsigned kBlockY = 8;
-constexpr std::int64_t kMaxGridY = 65535; // CUDA's limit on gridDim.y
 
 template <bool Torus>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
@@ -32,35 +31,15 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   out[index] = rule_table[count + 7U * in[index]];
 }
 
-class HexNaiveSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
-public:
-  explicit HexNaiveSimulator(const Problem& problem) : DeviceGridSimulator(problem) {
-    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
-  }
-
-private:
-  void launch(std::uint64_t generations) override {
-    const Shape& shape = problem().shape;
-    const dim3 block(kBlockX, kBlockY);
-    const dim3 grid(static_cast<unsigned>((shape.width + kBlockX - 1) / kBlockX),
-                    static_cast<unsigned>((shape.height + kBlockY - 1) / kBlockY));
-    const auto width = static_cast<int>(shape.width);
-    const auto height = static_cast<int>(shape.height);
-    launch_per_generation(generations, grid, block,
-                          problem().boundary == Boundary::torus ? naive_step<true>
-                                                                : naive_step<false>,
-                          width, height);
-  }
-};
+std::unique_ptr<Simulator> make(const Problem& problem, const Params&) {
+  hex::copy_rule_table(rule_table, problem.rule);
+  return std::make_unique<hex::ByteKernelSimulator<decltype(&naive_step<true>)>>(
+      problem, &naive_step<true>, &naive_step<false>, dim3(kBlockX, kBlockY),
+      dim3(kBlockX, kBlockY));
+}
 
 std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  if (auto reason = hex::byte_grid_unsupported(problem)) return reason;
-  if ((problem.shape.height + kBlockY - 1) / kBlockY > kMaxGridY) {
-    return "height must be at most " + std::to_string(kMaxGridY * kBlockY) +
-           " (8-row blocks, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return hex::block_rows_unsupported(problem, kBlockY);
 }
 
 } // namespace
@@ -76,7 +55,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .axes = {},
     .unavailable = [] { return lifebench::cuda::unavailable_reason(&lifebench::naive_step<true>); },
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexNaiveSimulator>(problem);
-    }})
+    .make = lifebench::make})

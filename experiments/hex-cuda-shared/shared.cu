@@ -19,7 +19,6 @@ constexpr int kTileX = 32; // cells updated by a block
 constexpr int kTileY = 8;
 constexpr int kLoadX = kTileX + 2; // threads of a block: tile and border
 constexpr int kLoadY = kTileY + 2;
-constexpr std::int64_t kMaxGridY = 65535;
 
 /// Coordinate `c` (one outside the grid at most matters) wrapped on a torus; -1 outside a plane.
 template <bool Torus> __device__ __forceinline__ int wrap(int c, int size) {
@@ -48,35 +47,14 @@ __global__ void __launch_bounds__(kLoadX* kLoadY)
       rule_table[count + 7U * tile[ty][tx]];
 }
 
-class HexSharedSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
-public:
-  explicit HexSharedSimulator(const Problem& problem) : DeviceGridSimulator(problem) {
-    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
-  }
-
-private:
-  void launch(std::uint64_t generations) override {
-    const Shape& shape = problem().shape;
-    const dim3 block(kLoadX, kLoadY);
-    const dim3 grid(static_cast<unsigned>((shape.width + kTileX - 1) / kTileX),
-                    static_cast<unsigned>((shape.height + kTileY - 1) / kTileY));
-    const auto width = static_cast<int>(shape.width);
-    const auto height = static_cast<int>(shape.height);
-    launch_per_generation(generations, grid, block,
-                          problem().boundary == Boundary::torus ? shared_step<true>
-                                                                : shared_step<false>,
-                          width, height);
-  }
-};
+std::unique_ptr<Simulator> make(const Problem& problem, const Params&) {
+  hex::copy_rule_table(rule_table, problem.rule);
+  return std::make_unique<hex::ByteKernelSimulator<decltype(&shared_step<true>)>>(
+      problem, &shared_step<true>, &shared_step<false>, dim3(kLoadX, kLoadY), dim3(kTileX, kTileY));
+}
 
 std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  if (auto reason = hex::byte_grid_unsupported(problem)) return reason;
-  if ((problem.shape.height + kTileY - 1) / kTileY > kMaxGridY) {
-    return "height must be at most " + std::to_string(kMaxGridY * kTileY) +
-           " (8-row tiles, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return hex::block_rows_unsupported(problem, kTileY);
 }
 
 } // namespace
@@ -94,7 +72,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unavailable =
         [] { return lifebench::cuda::unavailable_reason(&lifebench::shared_step<true>); },
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexSharedSimulator>(problem);
-    }})
+    .make = lifebench::make})

@@ -18,7 +18,6 @@ __constant__ std::uint8_t rule_table[14];
 
 constexpr unsigned kBlockX = 32;
 constexpr unsigned kBlockY = 8;
-constexpr std::int64_t kMaxGridY = 65535;
 
 struct Blocks {
   int x; // blocks across
@@ -101,8 +100,7 @@ public:
       : DeviceGridSimulator(problem),
         blocks_(blocks_of(problem.shape)), live_{cuda::DeviceBuffer<std::uint8_t>(flags()),
                                                  cuda::DeviceBuffer<std::uint8_t>(flags())} {
-    const auto table = hex::next_state_table(problem.rule.birth, problem.rule.survive);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(rule_table, table.data(), table.size()));
+    hex::copy_rule_table(rule_table, problem.rule);
   }
 
   void upload(const Grid& grid) override {
@@ -147,12 +145,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params&) {
     return std::string("rules with birth on 0 neighbours (B0) are refused: dead blocks would "
                        "not stay dead");
   }
-  if (auto reason = hex::byte_grid_unsupported(problem)) return reason;
-  if ((problem.shape.height + kBlockY - 1) / kBlockY > kMaxGridY) {
-    return "height must be at most " + std::to_string(kMaxGridY * kBlockY) +
-           " (8-row blocks, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return hex::block_rows_unsupported(problem, kBlockY);
 }
 
 } // namespace

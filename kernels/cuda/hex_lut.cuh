@@ -16,7 +16,6 @@ namespace lifebench::hex {
 
 inline constexpr unsigned lut_block_x = 32;
 inline constexpr unsigned lut_block_y = 8;
-inline constexpr std::int64_t lut_max_grid_y = 65535; // CUDA's limit on gridDim.y
 
 template <bool Torus, class Lookup>
 __global__ void __launch_bounds__(lut_block_x* lut_block_y)
@@ -69,16 +68,11 @@ private:
 
 /// What both table kernels refuse.
 inline std::optional<std::string> lut_unsupported(const Problem& problem) {
-  if (auto reason = byte_grid_unsupported(problem)) return reason;
   if (problem.boundary == Boundary::torus && problem.shape.width % 8 != 0) {
     return std::string("on a torus the width must be a multiple of 8 (8 cells per byte wrap "
                        "around whole)");
   }
-  if ((problem.shape.height + lut_block_y - 1) / lut_block_y > lut_max_grid_y) {
-    return "height must be at most " + std::to_string(lut_max_grid_y * lut_block_y) +
-           " (8-row blocks, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return block_rows_unsupported(problem, lut_block_y);
 }
 
 } // namespace lifebench::hex

@@ -179,4 +179,50 @@ inline std::optional<std::string> byte_grid_unsupported(const Problem& problem) 
   return std::nullopt;
 }
 
+/// byte_grid_unsupported, and the height that blocks of `block_rows` cell rows, one
+/// block row per gridDim.y, can cover.
+inline std::optional<std::string> block_rows_unsupported(const Problem& problem,
+                                                         std::int64_t block_rows) {
+  if (auto reason = byte_grid_unsupported(problem)) return reason;
+  constexpr std::int64_t max_grid_y = 65535; // CUDA's limit on gridDim.y
+  if ((problem.shape.height + block_rows - 1) / block_rows > max_grid_y) {
+    return "height must be at most " + std::to_string(max_grid_y * block_rows) + " (" +
+           std::to_string(block_rows) + "-row blocks, CUDA's grid y limit)";
+  }
+  return std::nullopt;
+}
+
+/// Copies the seed's 14-entry rule table (count + 7 * alive) into an experiment's
+/// __constant__ array.
+template <class Symbol> void copy_rule_table(const Symbol& symbol, const Rule& rule) {
+  const auto table = next_state_table(rule.birth, rule.survive);
+  static_assert(sizeof(Symbol) == sizeof(table));
+  LIFEBENCH_CUDA_CALL(cudaMemcpyToSymbol(symbol, table.data(), table.size()));
+}
+
+/// A byte-per-cell kernel(in, out, width, height), one launch per generation on a
+/// grid of `cells_per_block` (x, y) cells per block of `block` threads.
+template <class Kernel>
+class ByteKernelSimulator final : public DeviceGridSimulator<std::uint8_t, false> {
+public:
+  ByteKernelSimulator(const Problem& problem, Kernel torus, Kernel dead, dim3 block,
+                      dim3 cells_per_block)
+      : DeviceGridSimulator(problem), kernel_(problem.boundary == Boundary::torus ? torus : dead),
+        block_(block), grid_(static_cast<unsigned>((problem.shape.width + cells_per_block.x - 1) /
+                                                   cells_per_block.x),
+                             static_cast<unsigned>((problem.shape.height + cells_per_block.y - 1) /
+                                                   cells_per_block.y)) {}
+
+private:
+  void launch(std::uint64_t generations) override {
+    launch_per_generation(generations, grid_, block_, kernel_,
+                          static_cast<int>(problem().shape.width),
+                          static_cast<int>(problem().shape.height));
+  }
+
+  Kernel kernel_;
+  dim3 block_;
+  dim3 grid_;
+};
+
 } // namespace lifebench::hex
