@@ -44,17 +44,32 @@ __global__ void __launch_bounds__(kBlock)
   b3::column_walk<Torus, Rows, Shuffle>(in, out, cube, w, y0, z0, z1, rule, lanes);
 }
 
-/// Planes per walk: about SMs x 2048 threads in all (several waves of resident
-/// blocks, so the last one idles little), at least kMinPlanes.
-int auto_planes(const b3::Cube& cube, int rows) {
+/// Planes per walk for planes = auto. Every walk does the same work, so blocks run in
+/// rounds of the resident ones and a partly filled last round idles the rest: the
+/// choice minimises rounds x (planes + 0.5), the 0.5 standing for a walk's two extra
+/// planes of plane sums (about a quarter of a plane's work each). At least kMinPlanes,
+/// which also makes the walk's unrolled loop run on every cube.
+template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, int side) {
   int device = 0;
   LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
   int sms = 0;
   LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::int64_t columns = std::int64_t{cube.words} * (cube.side / rows);
-  const std::int64_t target = std::int64_t{sms} * 2048;
-  const std::int64_t planes = std::int64_t{cube.side} * columns / target;
-  return static_cast<int>(std::clamp<std::int64_t>(planes, kMinPlanes, cube.side));
+  int per_sm = 0;
+  LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  const std::int64_t resident = std::max(1, sms * per_sm);
+  const std::int64_t blocks_per_segment = (columns + block - 1) / block;
+  int best = side;
+  double best_time = 0;
+  for (int planes = kMinPlanes; planes <= side; ++planes) {
+    const std::int64_t segments = (side + planes - 1) / planes;
+    const std::int64_t rounds = (blocks_per_segment * segments + resident - 1) / resident;
+    const double time = static_cast<double>(rounds) * (planes + 0.5);
+    if (planes == kMinPlanes || time < best_time) {
+      best = planes;
+      best_time = time;
+    }
+  }
+  return best;
 }
 
 class BitSliced3DSimulator final : public Simulator {
@@ -63,10 +78,11 @@ public:
       : problem_(problem), cube_{static_cast<int>(problem.shape.width),
                                  static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
-        planes_(params.get("planes") == "auto" ? auto_planes(cube_, rows_)
-                                               : static_cast<int>(params.get_int("planes"))),
+        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))),
         words_(cube_.plane_words() * static_cast<std::size_t>(cube_.side)),
-        buffers_{cuda::DeviceBuffer<b3::Word>(words_), cuda::DeviceBuffer<b3::Word>(words_)} {}
+        buffers_{cuda::DeviceBuffer<b3::Word>(words_), cuda::DeviceBuffer<b3::Word>(words_)} {
+    launch(0); // chooses planes_ when it is auto, launches nothing
+  }
 
   void upload(const Grid& grid) override {
     const std::vector<b3::Word> words = pack_rows<b3::Word>(grid);
@@ -135,6 +151,9 @@ private:
     // Shuffle: one exact block when there are fewer columns than kBlock (a power of two).
     const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
     const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
+    if (planes_ == 0) {
+      planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, RuleFn>, block, columns, cube_.side);
+    }
     const dim3 grid(static_cast<unsigned>((columns + block - 1) / block),
                     static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
     for (std::uint64_t g = 0; g < generations; ++g) {
@@ -193,8 +212,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
              {.name = "planes",
               .default_value = "auto",
               .allowed = {},
-              .description = "planes one thread walks along z; auto: about 2048 threads per SM, "
-                             "at least 4"}},
+              .description = "planes one thread walks along z; auto: the fewest rounds of "
+                             "resident blocks times planes per walk, at least 4"}},
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(
