@@ -27,6 +27,9 @@ constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their n
 constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
 constexpr std::int64_t kMaxGridY = 65535;
 
+/// wide_steps (rows in registers) or wavefront_steps (rows streamed).
+enum class Schedule { registers, wavefront };
+
 /// How the west and east neighbour words are shifted into place.
 enum class Shifts { funnel, multiply };
 
@@ -100,8 +103,67 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   }
 }
 
+/// The state one generation keeps while a column streams through it: the row sums
+/// of the two rows last given to it and the cells of the later one.
+struct Level {
+  life::RowSum above;
+  life::RowSum mid;
+  std::uint32_t center;
+};
+
+/// Wavefront schedule: the lane streams a column of L + 2S rows (L = `rows` written)
+/// down through S generations held at once, generation k one row behind generation
+/// k - 1; each row loaded is read once, each cell of generation S written once. As
+/// with wide_steps, rows and cells near the ends go wrong, one more per generation:
+/// the first S and last S rows of the column, whatever the (zero) initial state.
+template <int S, Shifts How>
+__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
+    wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+                    unsigned words_per_row, unsigned height, unsigned tiles, unsigned rows,
+                    Multipliers m) {
+  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
+  if (tile >= tiles) return; // whole warps only
+  const unsigned lane = threadIdx.x;
+  const bool writes = lane != 0 && lane != kWarp - 1;
+  const unsigned column = life::wrap(
+      static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
+          lane,
+      words_per_row);
+  const unsigned first = life::first_output(tile, rows, height);
+  unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
+  unsigned store_row = life::wrap(first, height);
+  const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
+
+  Level level[S] = {};
+  std::uint32_t ahead = __ldg(in + load_row * words_per_row + column); // one row ahead
+  load_row = next_row(load_row);
+  const unsigned total = rows + 2 * S;
+#pragma unroll 3
+  for (unsigned j = 0; j < total; ++j) {
+    std::uint32_t v = ahead; // row j of generation 0
+    ahead = __ldg(in + load_row * words_per_row + column);
+    load_row = next_row(load_row);
+#pragma unroll
+    for (int k = 0; k < S; ++k) {
+      // v: row j - k of generation k; it completes row j - k - 1 of generation k + 1.
+      const life::RowSum below = row_sum<How>(v, m);
+      const std::uint32_t next =
+          life::step_row_sums(level[k].above, level[k].mid, below, level[k].center);
+      level[k] = {level[k].mid, below, v};
+      v = next;
+    }
+    if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
+      if (writes) out[store_row * words_per_row + column] = v;
+      store_row = next_row(store_row);
+    }
+  }
+}
+
 int rows_per_thread(const Params& params) {
   return static_cast<int>(params.get_int("rows_per_thread"));
+}
+Schedule schedule(const Params& params) {
+  return params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers;
 }
 Shifts shifts(const Params& params) {
   return params.get("shifts") == "multiply" ? Shifts::multiply : Shifts::funnel;
@@ -112,23 +174,36 @@ int steps_per_launch(const Params& params) {
 
 class WideSimulator final : public cuda_packed::PackedSimulator {
 public:
-  WideSimulator(const Problem& problem, int rows, int steps, Shifts how)
-      : PackedSimulator(problem, instructions_per_cell(rows, steps),
+  WideSimulator(const Problem& problem, Schedule schedule, int rows, int steps, Shifts how)
+      : PackedSimulator(problem, instructions_per_cell(schedule, rows, steps),
                         // each word read and written once per launch
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / steps),
-        rows_(rows), steps_(steps), how_(how) {}
+        schedule_(schedule), rows_(rows), steps_(steps), how_(how) {}
 
-  /// LOP3 per cell written: per lane and generation, 2 per row (its sums) and 8
-  /// per updated row (R - 2 of them), for R - 2 * steps written rows of 30 of the
-  /// 32 lanes' words. The 2 funnel shifts and 2 shuffles per row come on top.
-  static double instructions_per_cell(int rows, int steps) {
-    const double per_lane = 2.0 * rows + 8.0 * (rows - 2);
-    return per_lane * kWarp / (static_cast<double>(rows - 2 * steps) * kOutputWords * 32.0);
+  /// LOP3 per cell written, 2 per row (its sums) and 8 per updated row per lane
+  /// and generation, for 30 of the 32 lanes' words. registers: R rows, R - 2 updated,
+  /// R - 2S written; wavefront: L + 2S rows streamed and updated, L written. The 2
+  /// shifts and 2 shuffles per row come on top.
+  static double instructions_per_cell(Schedule schedule, int rows, int steps) {
+    const double lop3_per_lane =
+        schedule == Schedule::registers ? 2.0 * rows + 8.0 * (rows - 2) : 10.0 * (rows + 2 * steps);
+    const double written_rows = schedule == Schedule::registers ? rows - 2 * steps : rows;
+    return lop3_per_lane * kWarp / (written_rows * kOutputWords * 32.0);
   }
 
 private:
   void launch(std::uint64_t generations) override {
     const bool multiply = how_ == Shifts::multiply;
+    if (schedule_ == Schedule::wavefront) {
+      if (steps_ == 8) {
+        multiply ? launch_wavefront<8, Shifts::multiply>(generations)
+                 : launch_wavefront<8, Shifts::funnel>(generations);
+      } else {
+        multiply ? launch_wavefront<16, Shifts::multiply>(generations)
+                 : launch_wavefront<16, Shifts::funnel>(generations);
+      }
+      return;
+    }
     switch (rows_) {
     case 64:
       multiply ? launch_all<64, Shifts::multiply>(generations)
@@ -162,6 +237,30 @@ private:
     }
   }
 
+  /// S generations per launch while S remain, then launches of one.
+  template <int S, Shifts How> void launch_wavefront(std::uint64_t generations) {
+    const unsigned groups = (words_per_row() + kOutputWords - 1) / kOutputWords;
+    const auto rows = static_cast<unsigned>(rows_);
+    const unsigned tiles = (height() + rows - 1) / rows;
+    const dim3 grid(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    const dim3 block(kWarp, kWarpsPerBlock);
+    const Multipliers m{2U, 1U << 31};
+    for (std::uint64_t done = 0; done < generations;) {
+      if (generations - done >= S) {
+        wavefront_steps<S, How>
+            <<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(), tiles, rows, m);
+        done += S;
+      } else {
+        wavefront_steps<1, How>
+            <<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(), tiles, rows, m);
+        done += 1;
+      }
+      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      swap();
+    }
+  }
+
+  Schedule schedule_;
   int rows_;
   int steps_;
   Shifts how_;
@@ -175,12 +274,22 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   }
   const int rows = rows_per_thread(params);
   const int steps = steps_per_launch(params);
-  if (steps < 1 || steps > kMaxSteps || 2 * steps >= rows) {
-    return "steps_per_launch must be 1 to 32 and below rows_per_thread / 2: each generation "
-           "one more row at each end of a thread's column and one more cell at each end of a "
-           "warp's 32 words go wrong";
+  std::int64_t written_rows = rows;
+  if (schedule(params) == Schedule::registers) {
+    if (rows > 192) {
+      return "schedule=registers: rows_per_thread must be 64, 128 or 192 (rows held in "
+             "registers; 512 and 1024 are for schedule=wavefront)";
+    }
+    if (steps < 1 || steps > kMaxSteps || 2 * steps >= rows) {
+      return "steps_per_launch must be 1 to 32 and below rows_per_thread / 2: each "
+             "generation one more row at each end of a thread's column and one more cell at "
+             "each end of a warp's 32 words go wrong";
+    }
+    written_rows = rows - 2 * steps;
+  } else if (steps != 8 && steps != 16) {
+    return "schedule=wavefront: steps_per_launch must be 8 or 16 (the generations a lane "
+           "holds at once are compiled in)";
   }
-  const std::int64_t written_rows = rows - 2 * steps;
   const std::int64_t tiles = (problem.shape.height + written_rows - 1) / written_rows;
   if ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock > kMaxGridY) {
     return "too many row tiles for CUDA's grid y limit (65535 blocks of 4 warps)";
@@ -199,14 +308,22 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "warp across 32 adjacent words, rows_per_thread rows per lane in registers, "
                  "steps_per_launch generations per launch, neighbour words by shuffles, "
                  "horizontal sums once per row, 10 LOP3 per word and generation",
-    .axes = {{.name = "rows_per_thread",
+    .axes = {{.name = "schedule",
+              .default_value = "registers",
+              .allowed = {"registers", "wavefront"},
+              .description = "registers: a lane holds rows_per_thread rows and updates them "
+                             "all each generation; wavefront: a lane streams its column through "
+                             "steps_per_launch generations held at once"},
+             {.name = "rows_per_thread",
               .default_value = "128",
-              .allowed = {"64", "128", "192"},
-              .description = "rows of its word each lane holds in registers"},
+              .allowed = {"64", "128", "192", "512", "1024"},
+              .description = "registers: rows a lane holds (64, 128, 192); wavefront: rows "
+                             "a lane writes per launch"},
              {.name = "steps_per_launch",
               .default_value = "8",
               .allowed = {},
-              .description = "generations per launch, 1 to 32 and below rows_per_thread / 2"},
+              .description = "generations per launch; registers: 1 to 32 and below "
+                             "rows_per_thread / 2; wavefront: 8 or 16"},
              {.name = "shifts",
               .default_value = "funnel",
               .allowed = {"funnel", "multiply"},
@@ -224,7 +341,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::WideSimulator>(problem, lifebench::rows_per_thread(params),
-                                                        lifebench::steps_per_launch(params),
-                                                        lifebench::shifts(params));
+      return std::make_unique<lifebench::WideSimulator>(
+          problem, lifebench::schedule(params), lifebench::rows_per_thread(params),
+          lifebench::steps_per_launch(params), lifebench::shifts(params));
     }})
