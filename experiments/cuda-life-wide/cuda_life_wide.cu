@@ -26,6 +26,7 @@ constexpr unsigned kFullMask = 0xFFFFFFFFU;
 constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
 constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
 constexpr std::int64_t kMaxGridY = 65535;
+constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
 
 /// wide_steps (rows in registers) or wavefront_steps (rows streamed).
 enum class Schedule { registers, wavefront };
@@ -135,13 +136,22 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
 
   Level level[S] = {};
-  std::uint32_t ahead = __ldg(in + load_row * words_per_row + column); // one row ahead
-  load_row = next_row(load_row);
+  // Rows loaded kAhead ahead of their use: more loads in flight per warp.
+  std::uint32_t ahead[kAhead];
+#pragma unroll
+  for (int a = 0; a < kAhead; ++a) {
+    ahead[a] = __ldg(in + load_row * words_per_row + column);
+    load_row = next_row(load_row);
+  }
   const unsigned total = rows + 2 * S;
 #pragma unroll 3
   for (unsigned j = 0; j < total; ++j) {
-    std::uint32_t v = ahead; // row j of generation 0
-    ahead = __ldg(in + load_row * words_per_row + column);
+    std::uint32_t v = ahead[0]; // row j of generation 0
+#pragma unroll
+    for (int a = 0; a + 1 < kAhead; ++a) {
+      ahead[a] = ahead[a + 1];
+    }
+    ahead[kAhead - 1] = __ldg(in + load_row * words_per_row + column);
     load_row = next_row(load_row);
 #pragma unroll
     for (int k = 0; k < S; ++k) {
