@@ -119,10 +119,13 @@ LIFEBENCH_HOST_DEVICE RowSum row_sum(std::uint32_t west_word, std::uint32_t x,
 }
 
 /// Ours: the next state from the row sums of the rows above, at and below the
-/// cells, 8 LOP3. The 3x3 total (centre included) is T = u0 + 2*(u1 + v0) + 4*v1
+/// cells, 7 LOP3. The 3x3 total (centre included) is T = u0 + 2*(u1 + v0) + 4*v1
 /// with (u0, u1) the full-adder sum of the ones planes and (v0, v1) that of the
-/// twos planes; B3/S23 is T == 3, or T == 4 and alive. With u0 set that is
-/// u1 + v0 + 2*v1 == 1, with u0 clear and the cell alive u1 + v0 + 2*v1 == 2.
+/// twos planes; B3/S23 is T == 3, or T == 4 and alive. `one_of` = exactly one of
+/// u0, u1, v1; `total` is then T == 3 when u0 is set and T == 4 (or T == 0) when it
+/// is clear, and the cell lives if `total` and (u0 or alive). T == 0 with the cell
+/// alive cannot happen (the cell is part of its own row's sum), which is what lets
+/// three LOP3 decide instead of four. Found by exhaustive search over the last three.
 LIFEBENCH_HOST_DEVICE std::uint32_t step_row_sums(RowSum up, RowSum mid, RowSum down,
                                                   std::uint32_t center) {
   const std::uint32_t u0 = lop3<xor3>(up.ones, mid.ones, down.ones);
@@ -132,10 +135,11 @@ LIFEBENCH_HOST_DEVICE std::uint32_t step_row_sums(RowSum up, RowSum mid, RowSum 
   constexpr std::uint8_t a = lop3_a;
   constexpr std::uint8_t b = lop3_b;
   constexpr std::uint8_t c = lop3_c;
-  const std::uint32_t one = lop3<(~a & (b ^ c)) & 0xFF>(v1, u1, v0);
-  const std::uint32_t two = lop3<(a & ~b & ~c) | (~a & b & c)>(v1, u1, v0);
-  const std::uint32_t stays = lop3<(a & b & ~c) & 0xFF>(center, two, u0);
-  return lop3<(a & b) | c>(u0, one, stays);
+  const std::uint32_t one_of = lop3<(a & ~b & ~c) | (~a & b & ~c) | (~a & ~b & c)>(u0, u1, v1);
+  // (v0, v1, one_of) = (0, 0, 0), (0, 1, 1) or (1, 0, 1)
+  const std::uint32_t total =
+      lop3<((~a & ~b & ~c) | (~a & b & c) | (a & ~b & c)) & 0xFF>(v0, v1, one_of);
+  return lop3<(a | b) & c>(u0, center, total);
 }
 
 /// First index that tile `tile` of tiles writing `count` consecutive rows (or
