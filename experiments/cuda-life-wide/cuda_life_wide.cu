@@ -278,10 +278,7 @@ private:
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
-  if (problem.boundary != Boundary::torus) {
-    return "torus only: several generations per launch would let cells outside a dead "
-           "boundary come alive (masking them costs an instruction per row and generation)";
-  }
+  if (auto reason = cuda_packed::torus_only(problem)) return reason;
   const int rows = rows_per_thread(params);
   const int steps = steps_per_launch(params);
   std::int64_t written_rows = rows;

@@ -138,10 +138,7 @@ private:
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
-  if (problem.boundary != Boundary::torus) {
-    return "torus only: several generations per launch would let cells outside a dead "
-           "boundary come alive inside the window (the blog's kernel wraps around)";
-  }
+  if (auto reason = cuda_packed::torus_only(problem)) return reason;
   const int steps = steps_per_launch(params);
   if (steps < 1 || steps > kMaxSteps) {
     return "steps_per_launch must be 1 to 16: the window pads the 32 written cells with 16 "

@@ -44,6 +44,14 @@ inline std::optional<std::string> common_unsupported(const Problem& problem) {
   return std::nullopt;
 }
 
+/// Why a kernel that runs several generations per launch refuses a dead boundary.
+inline std::optional<std::string> torus_only(const Problem& problem) {
+  if (problem.boundary == Boundary::torus) return std::nullopt;
+  return "torus only: with several generations per launch, cells outside a dead boundary "
+         "would come alive inside the tiles (masking them costs instructions per row and "
+         "generation; the blog's kernel wraps around)";
+}
+
 /// A run of generations on the packed grid; the derived class launches kernels
 /// from in() to out() and calls swap() after each launch.
 class PackedSimulator : public Simulator {

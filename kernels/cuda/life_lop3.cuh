@@ -63,35 +63,39 @@ struct Neighbours {
   std::uint32_t a[8];
 };
 
-/// Seed 000's hand-written sequence, 11 LOP3: three full adders reduce a0..a7
-/// to count = a9 + aA + 2*b3 + 4*c0; then "odd count or alive", "count is 2 or 3"
-/// and "count below 4" decide the cell.
-LIFEBENCH_HOST_DEVICE std::uint32_t step_human11(const Neighbours& n, std::uint32_t center) {
+/// The six instructions both of seed 000's sequences start with: two full adders
+/// of a0..a2 and a3..a5, then one of the first's sum bit with a6, a7. The count of
+/// live neighbours is a9 + aA + 2 * (b0 + b1 + b2).
+struct Reduced {
+  std::uint32_t a9, aA, b0, b1, b2;
+};
+
+LIFEBENCH_HOST_DEVICE Reduced reduce(const Neighbours& n) {
   const std::uint32_t a8 = lop3<xor3>(n.a[2], n.a[1], n.a[0]);
-  const std::uint32_t b0 = lop3<majority>(n.a[2], n.a[1], n.a[0]);
-  const std::uint32_t a9 = lop3<xor3>(n.a[5], n.a[4], n.a[3]);
-  const std::uint32_t b1 = lop3<majority>(n.a[5], n.a[4], n.a[3]);
-  const std::uint32_t aA = lop3<xor3>(a8, n.a[7], n.a[6]);
-  const std::uint32_t b2 = lop3<majority>(a8, n.a[7], n.a[6]);
-  const std::uint32_t b3 = lop3<xor3>(b2, b1, b0);
-  const std::uint32_t c0 = lop3<majority>(b2, b1, b0);
-  const std::uint32_t parity = lop3<0xF6>(center, aA, a9); // center | (aA ^ a9)
-  const std::uint32_t two_three = lop3<0x78>(b3, aA, a9);  // b3 ^ (aA & a9)
-  return lop3<0x40>(parity, two_three, c0);                // parity & two_three & ~c0
+  return {lop3<xor3>(n.a[5], n.a[4], n.a[3]), lop3<xor3>(a8, n.a[7], n.a[6]),
+          lop3<majority>(n.a[2], n.a[1], n.a[0]), lop3<majority>(n.a[5], n.a[4], n.a[3]),
+          lop3<majority>(a8, n.a[7], n.a[6])};
 }
 
-/// Seed 000's SAT-solver sequence, 10 LOP3: the same first six instructions, then
-/// four whose tables the blog gives without explanation.
+/// Seed 000's hand-written sequence, 11 LOP3: after reduce(), a third full adder of
+/// the b's gives count = a9 + aA + 2*b3 + 4*c0; then "odd count or alive", "count
+/// is 2 or 3" and "count below 4" decide the cell.
+LIFEBENCH_HOST_DEVICE std::uint32_t step_human11(const Neighbours& n, std::uint32_t center) {
+  const Reduced r = reduce(n);
+  const std::uint32_t b3 = lop3<xor3>(r.b2, r.b1, r.b0);
+  const std::uint32_t c0 = lop3<majority>(r.b2, r.b1, r.b0);
+  const std::uint32_t parity = lop3<0xF6>(center, r.aA, r.a9); // center | (aA ^ a9)
+  const std::uint32_t two_three = lop3<0x78>(b3, r.aA, r.a9);  // b3 ^ (aA & a9)
+  return lop3<0x40>(parity, two_three, c0);                    // parity & two_three & ~c0
+}
+
+/// Seed 000's SAT-solver sequence, 10 LOP3: reduce(), then four instructions whose
+/// tables the blog gives without explanation.
 LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10(const Neighbours& n, std::uint32_t center) {
-  const std::uint32_t a8 = lop3<xor3>(n.a[2], n.a[1], n.a[0]);
-  const std::uint32_t b0 = lop3<majority>(n.a[2], n.a[1], n.a[0]);
-  const std::uint32_t a9 = lop3<xor3>(n.a[5], n.a[4], n.a[3]);
-  const std::uint32_t b1 = lop3<majority>(n.a[5], n.a[4], n.a[3]);
-  const std::uint32_t aA = lop3<xor3>(a8, n.a[7], n.a[6]);
-  const std::uint32_t b2 = lop3<majority>(a8, n.a[7], n.a[6]);
-  const std::uint32_t magic0 = lop3<0x3E>(a9, aA, center);
-  const std::uint32_t magic1 = lop3<0x5B>(magic0, center, b2);
-  const std::uint32_t magic2 = lop3<0x91>(magic1, b1, b0);
+  const Reduced r = reduce(n);
+  const std::uint32_t magic0 = lop3<0x3E>(r.a9, r.aA, center);
+  const std::uint32_t magic1 = lop3<0x5B>(magic0, center, r.b2);
+  const std::uint32_t magic2 = lop3<0x91>(magic1, r.b1, r.b0);
   return lop3<0x58>(magic2, magic0, magic1);
 }
 
