@@ -197,14 +197,15 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
   ResultsFolder folder(out, options.resume);
-  // Results of an earlier run that still stand, under this sweep's tag.
+  // Results of an earlier run that still stand, under this sweep's ties.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
   for (std::size_t i = 0; i < configurations.size(); ++i) {
     const Configuration& c = configurations[i];
     auto previous = folder.previous(c.experiment->name, c.config_id);
     if (previous && still_valid(*previous, c, hashes[c.experiment->name])) {
-      (*previous)["tag"] = c.tag_json();
+      (*previous).erase("tag"); // the format before ties
+      (*previous)["ties"] = c.ties_json();
       kept[i] = std::move(previous);
       ++kept_count;
     }
@@ -276,7 +277,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       auto [result, wall] =
           run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"));
       result["config_id"] = c.config_id;
-      result["tag"] = c.tag_json();
+      result["ties"] = c.ties_json();
       result["binary_hash"] = hashes[c.experiment->name];
       std::cout << progress_outcome(result, wall) << std::endl;
       folder.record(i, c.experiment->name, std::move(result));

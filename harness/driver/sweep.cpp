@@ -5,6 +5,7 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <toml++/toml.h>
 
@@ -15,7 +16,8 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kRunKeys = {
     "sweeps", "experiment",   "rule",   "boundary", "shape", "generations", "repetitions",
-    "warmup", "time_limit_s", "params", "table",    "row",   "column"};
+    "warmup", "time_limit_s", "params", "table",    "row",   "column",      "ties"};
+const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 
 std::string type_name(const toml::node& node) {
   switch (node.type()) {
@@ -145,6 +147,66 @@ std::string default_rule(const std::string& family) {
 
 std::size_t count_sizes(const std::string& shape) {
   return static_cast<std::size_t>(std::count(shape.begin(), shape.end(), 'x')) + 1;
+}
+
+/// The cells a run measures: table, row and column (a string or a list), or `ties`.
+void read_ties(const RunReader& reader, SweepRun& run) {
+  const auto add = [&](Tie tie, const toml::node* node) {
+    if (std::find(run.ties.begin(), run.ties.end(), tie) != run.ties.end()) {
+      reader.fail("tie " + tie.table + " / " + tie.row + " / " + tie.column + " given twice", node);
+    }
+    run.ties.push_back(std::move(tie));
+  };
+  const auto table = reader.string("table");
+  const auto row = reader.string("row");
+  const auto columns = reader.strings("column", true);
+  if (const toml::node* ties = reader.find("ties")) {
+    if (table || row || columns) {
+      reader.fail("ties and table/row/column exclude each other: give the cells one way", ties);
+    }
+    const toml::array* array = ties->as_array();
+    if (array == nullptr || array->empty()) {
+      reader.fail(
+          "ties must be a non-empty list of { table = ..., row = ..., column = ... }, not " +
+              (array == nullptr ? type_name(*ties) : std::string("an empty list")),
+          ties);
+    }
+    for (const toml::node& item : *array) {
+      const toml::table* cell = item.as_table();
+      if (cell == nullptr) {
+        reader.fail("ties must hold tables { table = ..., row = ..., column = ... }, not " +
+                        type_name(item),
+                    &item);
+      }
+      for (auto&& [key, node] : *cell) {
+        if (std::find(kTieKeys.begin(), kTieKeys.end(), std::string(key.str())) == kTieKeys.end()) {
+          reader.fail("unknown key '" + std::string(key.str()) +
+                          "' in a tie (known: " + join(kTieKeys) + ")",
+                      &node);
+        }
+      }
+      std::vector<std::string> values;
+      for (const auto& key : kTieKeys) {
+        const toml::node* node = cell->get(key);
+        if (node == nullptr)
+          reader.fail("a tie without " + key + ": give table, row and column", &item);
+        if (!node->is_string() || node->as_string()->get().empty()) {
+          reader.fail("a tie's " + key + " must be a non-empty string, not " +
+                          (node->is_string() ? std::string("an empty one") : type_name(*node)),
+                      node);
+        }
+        values.push_back(node->as_string()->get());
+      }
+      add(Tie{values[0], values[1], values[2]}, &item);
+    }
+    return;
+  }
+  if (!table && !row && !columns) return;
+  if (!table || !row || !columns) {
+    reader.fail("table, row and column go together: give all three (or ties = [...])");
+  }
+  for (const auto& column : *columns)
+    add(Tie{*table, *row, column}, reader.find("column"));
 }
 
 SweepRun read_run(const toml::table& table, const std::string& file, int index,
@@ -278,15 +340,7 @@ SweepRun read_run(const toml::table& table, const std::string& file, int index,
     }
   }
 
-  const auto tag_table = reader.string("table");
-  const auto row = reader.string("row");
-  const auto column = reader.string("column");
-  if (tag_table || row || column) {
-    if (!tag_table || !row || !column) {
-      reader.fail("table, row and column go together: give all three");
-    }
-    run.tag = Tag{*tag_table, *row, *column};
-  }
+  read_ties(reader, run);
   return run;
 }
 
@@ -400,9 +454,11 @@ std::string Configuration::label() const {
   return text;
 }
 
-nlohmann::json Configuration::tag_json() const {
-  if (!tag) return nullptr;
-  return {{"table", tag->table}, {"row", tag->row}, {"column", tag->column}};
+nlohmann::json Configuration::ties_json() const {
+  nlohmann::json array = nlohmann::json::array();
+  for (const auto& tie : ties)
+    array.push_back({{"table", tie.table}, {"row", tie.row}, {"column", tie.column}});
+  return array;
 }
 
 std::string make_config_id(const std::string& experiment, const Problem& problem,
@@ -452,7 +508,7 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
         c.warmup = run.warmup;
         c.time_limit_s = run.time_limit_s;
         c.params = params;
-        c.tag = run.tag;
+        c.ties = run.ties;
         c.origin = run.where();
         c.config_id = make_config_id(e->name, c.problem, c.generations, c.params);
         const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
@@ -460,10 +516,19 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
           configurations.push_back(std::move(c));
           continue;
         }
-        const Configuration& first = configurations[it->second];
-        if (first.tag != c.tag || first.repetitions != c.repetitions || first.warmup != c.warmup) {
+        // One measurement fills every cell either run ties it to.
+        Configuration& first = configurations[it->second];
+        if (first.repetitions != c.repetitions || first.warmup != c.warmup) {
           throw Error(c.origin + ": configuration " + c.config_id + " is also in " + first.origin +
-                      " with a different tag, repetitions or warmup");
+                      " with different repetitions or warmup (repetitions " +
+                      std::to_string(c.repetitions) + ", warmup " + std::to_string(c.warmup) +
+                      " against " + std::to_string(first.repetitions) + ", " +
+                      std::to_string(first.warmup) + ")");
+        }
+        for (auto& tie : c.ties) {
+          if (std::find(first.ties.begin(), first.ties.end(), tie) == first.ties.end()) {
+            first.ties.push_back(std::move(tie));
+          }
         }
       }
     }

@@ -13,9 +13,11 @@
 //   warmup = 1                          # default 1
 //   time_limit_s = 600                  # default 600
 //   params = { variant = ["a", "b"], threads = 4 }  # lists multiply
-//   table = "fujita2017-table1"         # with row and column: the published cell measured
-//   row = "CPU"
+//   table = "fujita2017-table1"         # with row and column: the published cell measured;
+//   row = "CPU"                         # a list of columns ties it to several cells of the row
 //   column = "word-per-cell"
+//   # or, instead of table/row/column, any cells of any tables:
+//   # ties = [{ table = "t", row = "r", column = "c" }, { table = "u", row = "r", column = "c" }]
 // clang-format on
 #pragma once
 
@@ -26,19 +28,18 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace lifebench::driver {
 
-/// The published table cell a configuration measures.
-struct Tag {
+/// A published table cell a configuration measures.
+struct Tie {
   std::string table;
   std::string row;
   std::string column;
-  friend bool operator==(const Tag&, const Tag&) = default;
+  friend bool operator==(const Tie&, const Tie&) = default;
 };
 
 /// One [[run]] of a sweep file, checked.
@@ -56,7 +57,7 @@ struct SweepRun {
   int warmup = 1;
   double time_limit_s = 600;
   std::vector<std::pair<std::string, std::vector<std::string>>> params; ///< by name
-  std::optional<Tag> tag;
+  std::vector<Tie> ties; ///< distinct, in the order given
 
   /// "FILE:LINE: run #N", the prefix of every message about it.
   [[nodiscard]] std::string where() const;
@@ -84,13 +85,13 @@ struct Configuration {
   int warmup = 1;
   double time_limit_s = 600;
   std::map<std::string, std::string> params; ///< as the sweep gives them
-  std::optional<Tag> tag;
-  std::string origin; ///< the run's where()
+  std::vector<Tie> ties;                     ///< the union of the ties of every run reaching it
+  std::string origin;                        ///< the first run's where()
 
   /// "cpu-trivial B3/S23:T4096,4096 g16 threads=4", for progress lines.
   [[nodiscard]] std::string label() const;
-  /// The tag as the results record it: an object or null.
-  [[nodiscard]] nlohmann::json tag_json() const;
+  /// The ties as the results record them: an array of {table, row, column}.
+  [[nodiscard]] nlohmann::json ties_json() const;
 };
 
 std::string make_config_id(const std::string& experiment, const Problem& problem,
@@ -98,7 +99,8 @@ std::string make_config_id(const std::string& experiment, const Problem& problem
                            const std::map<std::string, std::string>& params);
 
 /// Shapes × parameter product of every run, in order; one configuration reached
-/// twice is kept once, and throws Error if the two disagree (tag, repetitions, warmup).
+/// twice is kept once with the union of their ties, and throws Error if the two
+/// disagree on repetitions or warmup.
 std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
 
 } // namespace lifebench::driver

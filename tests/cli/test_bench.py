@@ -93,10 +93,11 @@ class Bench(lbtest.CliTestCase):
             "fake|B36/S23:P8,8|g1|mode=unsupported",
         ])
         first = fake["configurations"][0]
-        self.assertEqual(first["tag"], {"table": "fujita2017-table1", "row": "CPU",
-                                        "column": "word-per-cell"})
+        self.assertEqual(first["ties"], [{"table": "fujita2017-table1", "row": "CPU",
+                                          "column": "word-per-cell"}])
+        self.assertNotIn("tag", first)
         self.assertRegex(first["binary_hash"], r"^0x[0-9a-f]{16}$")
-        self.assertIsNone(fake["configurations"][4]["tag"])
+        self.assertEqual(fake["configurations"][4]["ties"], [])
         self.assertEqual(fake["configurations"][4]["status"], "unsupported")
 
         gpu = self.box.results("out", "gpu-fake")["configurations"]
@@ -144,7 +145,7 @@ class Bench(lbtest.CliTestCase):
             self.assertIn("fake bench starting", results[mode]["stderr_tail"])
         self.assertEqual(results["garbage"]["status"], "failed")
         self.assertIn("about to crash", results["crash"]["stderr_tail"])
-        self.assertIsNone(results["crash"]["tag"])
+        self.assertEqual(results["crash"]["ties"], [])
         self.assertRegex(results["crash"]["binary_hash"], r"^0x[0-9a-f]{16}$")
         # The progress line of a failure says why.
         self.assertRegex(proc.stdout, r"\[1/8\] fake B3/S23:T8,8 g1 mode=crash … FAILED: "

@@ -76,18 +76,38 @@ class Resume(lbtest.CliTestCase):
                    for c in self.box.results("out", "fake")["configurations"]}
         self.assertEqual(timings, {(3, 0)})
 
-    def test_resume_records_the_current_tag(self):
-        tagged = SWEEP + 'table = "fujita2017-table1"\nrow = "CPU"\ncolumn = "word-per-cell"\n'
-        self.assertEqual(self.bench(tagged).returncode, 0)
-        retagged = tagged.replace('row = "CPU"', 'row = "GPU"')
-        self.assertEqual(self.bench(retagged, "--resume").returncode, 0)
+    def test_resume_records_the_current_ties(self):
+        tied = SWEEP + 'table = "fujita2017-table1"\nrow = "CPU"\ncolumn = "word-per-cell"\n'
+        self.assertEqual(self.bench(tied).returncode, 0)
+        retied = tied.replace('row = "CPU"', 'row = "GPU"').replace(
+            '"word-per-cell"', '["word-per-cell", "bit-per-cell"]')
+        self.assertEqual(self.bench(retied, "--resume").returncode, 0)
         self.assertEqual(len(self.box.bench_calls("fake")), 4)  # nothing ran again
-        tags = [c["tag"] for c in self.box.results("out", "fake")["configurations"]]
-        self.assertEqual(tags, [{"table": "fujita2017-table1", "row": "GPU",
-                                 "column": "word-per-cell"}] * 4)
+        ties = [c["ties"] for c in self.box.results("out", "fake")["configurations"]]
+        self.assertEqual(ties, [[{"table": "fujita2017-table1", "row": "GPU",
+                                  "column": "word-per-cell"},
+                                 {"table": "fujita2017-table1", "row": "GPU",
+                                  "column": "bit-per-cell"}]] * 4)
         self.assertEqual(self.bench(SWEEP, "--resume").returncode, 0)
-        tags = [c["tag"] for c in self.box.results("out", "fake")["configurations"]]
-        self.assertEqual(tags, [None] * 4)
+        ties = [c["ties"] for c in self.box.results("out", "fake")["configurations"]]
+        self.assertEqual(ties, [[]] * 4)
+
+    def test_resume_rewrites_an_old_tag_as_ties(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        path = self.box.path(os.path.join("out", "fake.json"))
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        for c in data["configurations"]:  # as results were written before ties
+            del c["ties"]
+            c["tag"] = {"table": "fujita2017-table1", "row": "CPU", "column": "word-per-cell"}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        tied = SWEEP + 'ties = [{ table = "t", row = "r", column = "c" }]\n'
+        self.assertEqual(self.bench(tied, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # nothing ran again
+        for c in self.box.results("out", "fake")["configurations"]:
+            self.assertNotIn("tag", c)
+            self.assertEqual(c["ties"], [{"table": "t", "row": "r", "column": "c"}])
 
     def test_resume_that_fails_to_write_keeps_earlier_results(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)

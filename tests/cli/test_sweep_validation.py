@@ -72,8 +72,33 @@ class SweepValidation(lbtest.CliTestCase):
         self.refused(GOOD_RUN + 'boundary = "klein"\n', "klein")
         self.refused(GOOD_RUN.replace('"fake"', '"fake3d"'), "WxHxD")
 
-    def test_tag_needs_all_three(self):
+    def test_tie_needs_all_three(self):
         self.refused(GOOD_RUN + 'table = "fujita2017-table1"\n', "table, row and column")
+        self.refused(GOOD_RUN + 'table = "t"\nrow = "r"\ncolumn = []\n', "column must not be empty")
+        self.refused(GOOD_RUN + 'table = "t"\nrow = ["r"]\ncolumn = "c"\n',
+                     "row must be a string, not an array")
+        self.refused(GOOD_RUN + 'table = "t"\nrow = "r"\ncolumn = ["c", "c"]\n',
+                     "tie t / r / c given twice")
+
+    def test_ties_exclude_table_row_column(self):
+        self.refused(GOOD_RUN + 'table = "t"\nrow = "r"\ncolumn = "c"\n'
+                     'ties = [{ table = "t", row = "r", column = "d" }]\n',
+                     "sweep.toml:9: run #1", "ties and table/row/column exclude each other")
+        self.refused(GOOD_RUN + 'column = "c"\nties = [{ table = "t", row = "r", column = "d" }]\n',
+                     "exclude each other")
+
+    def test_bad_ties(self):
+        self.refused(GOOD_RUN + 'ties = []\n', "ties must be a non-empty list", "an empty list")
+        self.refused(GOOD_RUN + 'ties = { table = "t", row = "r", column = "c" }\n',
+                     "ties must be a non-empty list", "not a table")
+        self.refused(GOOD_RUN + 'ties = ["t"]\n', "ties must hold tables", "not a string")
+        self.refused(GOOD_RUN + 'ties = [{ table = "t", row = "r" }]\n', "a tie without column")
+        self.refused(GOOD_RUN + 'ties = [{ table = "t", row = "r", column = 3 }]\n',
+                     "a tie's column must be a non-empty string, not an integer")
+        self.refused(GOOD_RUN + 'ties = [{ table = "t", row = "r", column = "c", cell = 1 }]\n',
+                     "unknown key 'cell' in a tie")
+        self.refused(GOOD_RUN + 'ties = [{ table = "t", row = "r", column = "c" },\n'
+                     '        { table = "t", row = "r", column = "c" }]\n', "given twice")
 
     def test_not_a_sweep_file(self):
         self.refused("foo = 1\n", "unknown key 'foo'")
@@ -81,7 +106,26 @@ class SweepValidation(lbtest.CliTestCase):
 
     def test_conflicting_duplicate_configuration(self):
         self.refused(GOOD_RUN + GOOD_RUN + "repetitions = 9\n", "run #2",
-                     "fake|B3/S23:T16,16|g2|")
+                     "fake|B3/S23:T16,16|g2|", "repetitions 9, warmup 1 against 5, 1")
+
+    def test_duplicate_configuration_keeps_the_union_of_its_ties(self):
+        cell = lambda t, r, c: {"table": t, "row": r, "column": c}
+        sweep = self.box.write("sweep.toml", GOOD_RUN + 'table = "l40"\nrow = "3D"\n'
+                               'column = ["FPS", "ms/gen"]\n' + GOOD_RUN.replace("16x16", "8x8"))
+        other = self.box.write("other.toml", GOOD_RUN.replace('"16x16"', '["16x16", "8x8"]') +
+                               'ties = [{ table = "a100", row = "3D", column = "FPS" },\n'
+                               '        { table = "l40", row = "3D", column = "FPS" }]\n')
+        proc = self.box.run("bench", "--sweep", sweep, "--sweep", other, "--out", "out")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        configurations = self.box.results("out", "fake")["configurations"]
+        self.assertEqual([c["config_id"] for c in configurations],
+                         ["fake|B3/S23:T16,16|g2|", "fake|B3/S23:T8,8|g2|"])
+        self.assertEqual(configurations[0]["ties"], [cell("l40", "3D", "FPS"),
+                                                     cell("l40", "3D", "ms/gen"),
+                                                     cell("a100", "3D", "FPS")])
+        self.assertEqual(configurations[1]["ties"], [cell("a100", "3D", "FPS"),
+                                                     cell("l40", "3D", "FPS")])
+        self.assertEqual(len(self.box.bench_calls("fake")), 2)  # each measured once
 
     def test_missing_sweep_file(self):
         self.assertOneErrorLine(self.box.run("bench", "--sweep", "nowhere.toml"),
