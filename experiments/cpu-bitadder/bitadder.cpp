@@ -1,7 +1,7 @@
 // Seed 000 "Back to a Packed Representation Using Bits": 64 cells per 64-bit word, the
 // eight aligned neighbour words reduced by a counter of full and half adders to
 // count = 4x + 2(y + z) + w, then the next state from x, y, z, w; one thread.
-#include "../cpu-bpbc/packed_rows.hpp"
+#include "cpu/packed_rows.hpp"
 
 #include <array>
 

@@ -19,10 +19,10 @@
 //   next = (sum == 3) | (alive & sum == 4), which is B3/S23.
 // On AVX-512 every 3-input function is one VPTERNLOGQ and a funnel shift one VPSHLDQ
 // (AVX3_DL): 12 instructions per vector per generation.
+#include "cpu/packed_grids.hpp"
+#include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
-#include "packed_grids.hpp"
-#include "thread_pool.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // operations per two vertically adjacent words), one thread.
 #include "common/bpbc.hpp"
 
-#include "packed_rows.hpp"
+#include "cpu/packed_rows.hpp"
 
 #include <array>
 

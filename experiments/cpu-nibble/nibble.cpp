@@ -2,7 +2,7 @@
 // nibble; the eight aligned neighbour words are added as plain integers (a count of at
 // most 8 never carries out of its nibble) and the next state follows from the count's
 // bits by shifts and masks; one thread.
-#include "../cpu-bpbc/packed_rows.hpp"
+#include "cpu/packed_rows.hpp"
 
 #include <array>
 

@@ -5,90 +5,24 @@
 // strip in turn so that the rows stay in the cache. A pool of threads, started
 // once, runs every generation; the two grids are swapped by index.
 #include "common/bitsliced3d.hpp"
+#include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
 
 #include <algorithm>
 #include <array>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace lifebench {
 namespace {
 
 namespace b3 = bitsliced3d;
-
-/// Threads started once; run() hands every one of them the same job and waits.
-class WorkerPool {
-public:
-  explicit WorkerPool(int threads) {
-    for (int i = 1; i < threads; ++i) {
-      workers_.emplace_back([this, i](const std::stop_token& stop) { serve(stop, i); });
-    }
-  }
-  WorkerPool(const WorkerPool&) = delete;
-  WorkerPool& operator=(const WorkerPool&) = delete;
-  ~WorkerPool() {
-    {
-      // Under the lock: a worker between its check and its wait would miss the wake-up.
-      const std::scoped_lock lock(mutex_);
-      for (auto& worker : workers_)
-        worker.request_stop();
-    }
-    wake_.notify_all();
-  }
-
-  [[nodiscard]] int size() const { return static_cast<int>(workers_.size()) + 1; }
-
-  /// Runs job(i) for i = 0 ... size() - 1, i = 0 on the calling thread; returns when all are done.
-  void run(const std::function<void(int)>& job) {
-    {
-      const std::scoped_lock lock(mutex_);
-      job_ = &job;
-      pending_ = static_cast<int>(workers_.size());
-      ++epoch_;
-    }
-    wake_.notify_all();
-    job(0);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
-    job_ = nullptr;
-  }
-
-private:
-  void serve(const std::stop_token& stop, int index) {
-    std::uint64_t seen = 0;
-    while (true) {
-      const std::function<void(int)>* job = nullptr;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop.stop_requested() || epoch_ != seen; });
-        if (stop.stop_requested()) return;
-        seen = epoch_;
-        job = job_;
-      }
-      (*job)(index);
-      const std::scoped_lock lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable done_;
-  const std::function<void(int)>* job_ = nullptr;
-  int pending_ = 0;
-  std::uint64_t epoch_ = 0;
-  std::vector<std::jthread> workers_; // last: joined before the members above go
-};
 
 class Threads3DSimulator final : public Simulator {
 public:
@@ -97,7 +31,7 @@ public:
                                  static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
         planes_(static_cast<int>(params.get_int("planes"))),
-        pool_(static_cast<int>(params.get_int("threads"))) {
+        pool_(*pool::parse_threads(params.get("threads"))) {
     const std::size_t words = cube_.plane_words() * static_cast<std::size_t>(cube_.side);
     grids_[0].resize(words);
     grids_[1].resize(words);
@@ -150,7 +84,7 @@ private:
   int planes_;
   std::array<std::vector<b3::Word>, 2> grids_;
   int current_ = 0;
-  WorkerPool pool_;
+  pool::ThreadPool pool_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
@@ -158,13 +92,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (const char* reason = b3::unsupported_shape(shape.width, shape.height, shape.depth)) {
     return std::string(reason);
   }
-  if (params.get_int("threads") < 1) return std::string("threads must be at least 1");
+  if (auto reason = pool::threads_unsupported(params)) return reason;
   if (params.get_int("planes") < 1) return std::string("planes must be at least 1");
   return std::nullopt;
-}
-
-std::string all_threads() {
-  return std::to_string(std::max(1U, std::thread::hardware_concurrency()));
 }
 
 } // namespace
@@ -178,10 +108,10 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "one bit per cell, bit-sliced 27-cell sums (x, then y, then z with a rolling "
                  "window of plane sums), the GPU thread's column walk on a pool of CPU threads",
     .axes = {{.name = "threads",
-              .default_value = lifebench::all_threads(),
+              .default_value = "all",
               .allowed = {},
-              .description = "worker threads, the calling one included (default: all hardware "
-                             "threads)"},
+              .description = "worker threads, the calling one included; \"all\" = every "
+                             "hardware thread"},
              {.name = "rows",
               .default_value = "2", // 4 runs out of x86-64's 16 registers (measured 25% slower)
               .allowed = {"1", "2", "4"},

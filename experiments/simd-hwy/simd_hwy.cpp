@@ -7,9 +7,9 @@
 // supports is chosen at run time (HWY_DYNAMIC_DISPATCH). With threads > 1 the rows
 // are split into equal groups, one per worker of a pool that lives as long as the
 // simulator.
+#include "cpu/packed_grids.hpp"
+#include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"
-#include "packed_grids.hpp"
-#include "thread_pool.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The two whole-grid buffers of a bit-per-cell CPU simulator (this generation and the
 // next, rows of 64-bit words as lifebench/packed.hpp packs them), aligned for vector
-// loads and streaming stores, and the problems their B3/S23 kernels take. Also used by
-// cpu-blocked.
+// loads and streaming stores, and the problems their B3/S23 kernels take (simd-hwy,
+// cpu-blocked).
 #pragma once
 
 #include "lifebench/grid.hpp"

@@ -1,7 +1,7 @@
 // A fixed team of threads reused for every generation (seed 000: "a thread pool so
 // the overhead of spawning the threads is amortized over the steps"): the workers
 // start with the pool and wait on a barrier between jobs; the calling thread is
-// worker 0. Also used by cpu-blocked.
+// worker 0. Used by simd-hwy, cpu-blocked and cpu3d-threads.
 #pragma once
 
 #include "lifebench/experiment.hpp"
