@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .results import Result, Run
+from .results import Result, Run, Tie
 from .tables import Entry, Problem, Table
 from .units import RATIO_UNIT, UNITS, NotConvertible, convert
 
@@ -57,8 +57,8 @@ class Cell:
 class TableView:
     table: Table
     cells: dict[tuple[str, str], Cell]
-    tagged: list[Result]  # every result whose tag names this table
-    stray: list[tuple[Result, str]]  # tagged results that fit no cell, with why
+    tied: list[Result]  # every result with a tie to this table
+    stray: list[tuple[Result, Tie, str]]  # ties to this table that fit no cell, with why
     hardware: list[tuple[str, str, list[str]]]  # (key, published, ours)
 
     def cell(self, row: Entry, column: Entry) -> Cell:
@@ -70,19 +70,22 @@ class TableView:
 
 
 def compare(table: Table, runs: list[Run]) -> TableView:
-    tagged = [r for run in runs for r in run.results if r.tag and r.tag.table == table.stem]
-    stray: list[tuple[Result, str]] = []
+    tied = [r for run in runs for r in run.results if any(t.table == table.stem for t in r.ties)]
+    stray: list[tuple[Result, Tie, str]] = []
     by_cell: dict[tuple[str, str], list[Result]] = {}
-    for result in tagged:
-        row, column = table.row(result.tag.row), table.column(result.tag.column)
-        if row is None or column is None:
-            missing = [f"row '{result.tag.row}'"] if row is None else []
-            missing += [f"column '{result.tag.column}'"] if column is None else []
-            stray.append((result, f"the table has no {' and no '.join(missing)}"))
-        elif row.derived or column.derived:
-            stray.append((result, "tagged to a ratio, which is computed from the measured cells"))
-        else:
-            by_cell.setdefault((row.name, column.name), []).append(result)
+    for result in tied:
+        for tie in (t for t in result.ties if t.table == table.stem):
+            row, column = table.row(tie.row), table.column(tie.column)
+            if row is None or column is None:
+                missing = [f"row '{tie.row}'"] if row is None else []
+                missing += [f"column '{tie.column}'"] if column is None else []
+                stray.append((result, tie, f"the table has no {' and no '.join(missing)}"))
+            elif row.derived or column.derived:
+                stray.append(
+                    (result, tie, "tied to a ratio, which is computed from the measured cells")
+                )
+            else:
+                by_cell.setdefault((row.name, column.name), []).append(result)
 
     cells: dict[tuple[str, str], Cell] = {}
     for row in table.rows:
@@ -112,7 +115,7 @@ def compare(table: Table, runs: list[Run]) -> TableView:
             _derive(cell, cells[(num, cell.column.name)], cells[(den, cell.column.name)])
 
     return TableView(
-        table=table, cells=cells, tagged=tagged, stray=stray, hardware=_hardware(table, cells, runs)
+        table=table, cells=cells, tied=tied, stray=stray, hardware=_hardware(table, cells, runs)
     )
 
 

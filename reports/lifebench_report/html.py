@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 
 from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, Cell, TableView
 from .figures import Figure
-from .results import Result, Run
+from .results import Result, Run, Tie
 from .tables import Entry, Table
 from .units import UNITS, fmt3
 from . import models, plots
@@ -263,14 +263,18 @@ def table_page(view: TableView, plot: str, generated: str) -> str:
 
     body.append("<h2>Configurations tied to this table</h2>")
     if view.stray:
-        body.append(_warnings([f"{r.config_id}: tag {r.tag}: {why}" for r, why in view.stray]))
-    chosen = {id(c.chosen) for c in view.cells.values() if c.chosen is not None}
-    if view.tagged:
-        body.append(_configs(view.tagged, chosen=chosen, link_tables=False))
+        body.append(_warnings([f"{r.config_id}: tie {tie}: {why}" for r, tie, why in view.stray]))
+    shown = {
+        (id(c.chosen), Tie(t.stem, c.row.name, c.column.name))
+        for c in view.cells.values()
+        if c.chosen is not None
+    }
+    if view.tied:
+        body.append(_configs(view.tied, shown=shown, table=t.stem))
     else:
         body.append(
-            '<p class="lead">No configuration of the results is tagged with this table '
-            f'(<code>tag.table = "{esc(t.stem)}"</code>).</p>'
+            '<p class="lead">No configuration of the results is tied to this table '
+            f'(no tie with <code>table = "{esc(t.stem)}"</code>).</p>'
         )
     return _page(t.title, "\n".join(body), generated)
 
@@ -471,8 +475,6 @@ def index_page(
         body.append(
             _configs(
                 results,
-                chosen=set(),
-                link_tables=True,
                 known_tables=table_stems,
                 show_run=len(runs) > 1,
             )
@@ -557,11 +559,15 @@ def _run_section(run: Run) -> str:
 
 def _configs(
     results: list[Result],
-    chosen: set[int],
-    link_tables: bool,
+    shown: set[tuple[int, Tie]] | None = None,
+    table: str | None = None,
     known_tables: set[str] | None = None,
     show_run: bool = False,
 ) -> str:
+    """The results, one row each. On a table's page (`table`) its cells a result fills and
+    which of them show it (`shown`: (id of the result, tie)); elsewhere every cell, linked to
+    its table's page when `known_tables` holds it."""
+    shown = shown or set()
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"
         "<th>problem</th><th>generations</th><th>status</th><th>10<sup>9</sup> cell updates/s</th>"
@@ -569,20 +575,23 @@ def _configs(
     )
     rows = []
     for r in results:
-        tag = "&ndash;"
-        if r.tag:
-            text = f"{esc(r.tag.row)} / {esc(r.tag.column)}"
-            if link_tables and known_tables is not None and r.tag.table in known_tables:
-                tag = f'<a href="{esc(r.tag.table)}.html">{esc(r.tag.table)}</a>: {text}'
-            elif link_tables:
-                tag = f'{esc(r.tag.table)}: {text} <span class="why">(no such table)</span>'
+        cells = []
+        for tie in r.ties:
+            text = f"{esc(tie.row)} / {esc(tie.column)}"
+            if table is not None:
+                if tie.table == table:
+                    mark = " <strong>(shown)</strong>" if (id(r), tie) in shown else ""
+                    cells.append(text + mark)
+            elif known_tables is not None and tie.table in known_tables:
+                cells.append(f'<a href="{esc(tie.table)}.html">{esc(tie.table)}</a>: {text}')
             else:
-                tag = text + (" <strong>(shown)</strong>" if id(r) in chosen else "")
+                cells.append(f'{esc(tie.table)}: {text} <span class="why">(no such table)</span>')
+        chosen = any(i == id(r) for i, _ in shown)
         reason = esc(r.why_not) if (r.status != "ok" or not r.verified) else ""
         if r.stderr_tail:
             reason += f'<pre class="tail">{esc(r.stderr_tail)}</pre>'
         rate = fmt3(r.rate / 1e9) if r.rate is not None else ""
-        row_cls = f"status-{r.status}" + (" chosen" if id(r) in chosen else "")
+        row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
         rows.append(
             f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
             + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
@@ -591,6 +600,6 @@ def _configs(
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")
-            + f"</td><td>{tag}</td><td>{reason}</td></tr>"
+            + f"</td><td>{'<br>'.join(cells) or '&ndash;'}</td><td>{reason}</td></tr>"
         )
     return f'<table class="configs"><tr>{head}</tr>{"".join(rows)}</table>'

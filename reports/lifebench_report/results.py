@@ -22,7 +22,9 @@ SCHEMA = 1
 
 
 @dataclass(frozen=True)
-class Tag:
+class Tie:
+    """A published table cell a result fills."""
+
     table: str
     row: str
     column: str
@@ -46,7 +48,7 @@ class Result:
     first_difference: str | None
     rate: float | None  # cell updates per second, ok results only
     bytes_per_second: float | None
-    tag: Tag | None
+    ties: tuple[Tie, ...]  # the cells it fills, none for an untied result
 
     @property
     def verified(self) -> bool:
@@ -308,15 +310,7 @@ def _result(path: Path, index: int, item: Any, experiment: str, run: Run) -> Res
         ):
             raise fail("'throughput.bytes_per_second' must be a positive number or null")
 
-    tag = item.get("tag")
-    if tag is not None:
-        if not isinstance(tag, dict) or not all(
-            isinstance(tag.get(k), str) for k in ("table", "row", "column")
-        ):
-            raise fail(
-                '\'tag\' must be null or {"table": ..., "row": ..., "column": ...} of strings'
-            )
-        tag = Tag(tag["table"], tag["row"], tag["column"])
+    ties = _ties(item, fail)
     for key in ("params", "device", "timing"):
         if item.get(key) is not None and not isinstance(item[key], dict):
             raise fail(f"'{key}' must be an object")
@@ -333,8 +327,30 @@ def _result(path: Path, index: int, item: Any, experiment: str, run: Run) -> Res
         first_difference=first_difference,
         rate=float(rate) if rate is not None else None,
         bytes_per_second=float(bytes_per_second) if bytes_per_second is not None else None,
-        tag=tag,
+        ties=ties,
     )
+
+
+def _ties(item: dict, fail) -> tuple[Tie, ...]:
+    """`ties`, or `tag` (one object or null) of results written before ties."""
+    cell = '{"table": ..., "row": ..., "column": ...} of strings'
+
+    def tie(value: Any, what: str) -> Tie:
+        if not isinstance(value, dict) or not all(
+            isinstance(value.get(k), str) for k in ("table", "row", "column")
+        ):
+            raise fail(f"{what} must be {cell}, got {value!r}")
+        return Tie(value["table"], value["row"], value["column"])
+
+    if "ties" in item:
+        if "tag" in item:
+            raise fail("both 'ties' and 'tag' (the format before ties)")
+        ties = item["ties"]
+        if not isinstance(ties, list):
+            raise fail(f"'ties' must be a list of {cell}")
+        return tuple(tie(value, f"'ties[{i}]'") for i, value in enumerate(ties))
+    tag = item.get("tag")
+    return () if tag is None else (tie(tag, "'tag' (null or one cell)"),)
 
 
 def _is_number(value: Any) -> bool:

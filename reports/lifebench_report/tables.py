@@ -202,7 +202,7 @@ class _Validator:
             raise self.fail(
                 "file name",
                 f"'{stem}' must be letters, digits, '.', '_' or '-' "
-                "(it names the page and the results' tag.table)",
+                "(it names the page and the table of the results' ties)",
             )
         self.keys(
             "table", data, _TABLE_KEYS, ("title", "source", "unit", "problem", "columns", "rows")

@@ -88,12 +88,14 @@ def result(
     verification: str | None = None,
     first_difference: str | None = None,
     reason: str | None = None,
-    tag: tuple[str, str] | tuple[str, str, str] | None = None,
+    tie: tuple[str, str] | tuple[str, str, str] | None = None,
+    ties: list[tuple[str, str] | tuple[str, str, str]] | None = None,
     params: dict[str, str] | None = None,
     device: str | None = None,
     bytes_per_second: float | None = None,
 ) -> dict[str, Any]:
-    """One configuration. `tag` is (row, column) of fujita2017-table1 or (table, row, column)."""
+    """One configuration. `tie`, or each of `ties`, is (row, column) of fujita2017-table1 or
+    (table, row, column)."""
     width, height = shape.split("x")[:2]
     cells = 1
     for n in shape.split("x"):
@@ -127,11 +129,11 @@ def result(
         },
         "host": {"hwy_target": "AVX3"},
         "binary_hash": "0xabcd",
-        "tag": None,
+        "ties": [],
     }
-    if tag is not None:
-        table, row, column = tag if len(tag) == 3 else (TABLE, *tag)
-        data["tag"] = {"table": table, "row": row, "column": column}
+    for cell in ([tie] if tie is not None else []) + (ties or []):
+        table, row, column = cell if len(cell) == 3 else (TABLE, *cell)
+        data["ties"].append({"table": table, "row": row, "column": column})
     if status == "ok":
         median = cells * generations / rate
         data["timing"] = {
@@ -199,24 +201,24 @@ def standard_results() -> list[dict[str, Any]]:
                 rate=r,
                 generations=32,
                 params={"threads": str(t)},
-                tag=("CPU", "word-per-cell"),
+                tie=("CPU", "word-per-cell"),
             )
             for t, r in zip((1, 2, 3), CPU_WORD)
         ],
-        result("cpu-bpbc", rate=CPU_SINGLE, params={"words": "single"}, tag=("CPU", "SINGLE-WORD")),
+        result("cpu-bpbc", rate=CPU_SINGLE, params={"words": "single"}, tie=("CPU", "SINGLE-WORD")),
         result(
             "cpu-bpbc",
             status="failed",
             params={"words": "double"},
             first_difference=DIFFERENCE,
-            tag=("CPU", "DOUBLE-WORD"),
+            tie=("CPU", "DOUBLE-WORD"),
         ),
         result(
             "cuda-byte-naive",
             backend="cuda",
             rate=GPU_WORD,
             device=H100,
-            tag=("GPU", "word-per-cell"),
+            tie=("GPU", "word-per-cell"),
         ),
         result(
             "cuda-bpbc",
@@ -224,7 +226,7 @@ def standard_results() -> list[dict[str, Any]]:
             rate=GPU_SINGLE,
             device=H100,
             params={"words": "single"},
-            tag=("GPU", "SINGLE-WORD"),
+            tie=("GPU", "SINGLE-WORD"),
         ),
         result(
             "cuda-bpbc",
@@ -232,7 +234,7 @@ def standard_results() -> list[dict[str, Any]]:
             status="unsupported",
             reason=UNSUPPORTED,
             params={"words": "double"},
-            tag=("GPU", "DOUBLE-WORD"),
+            tie=("GPU", "DOUBLE-WORD"),
         ),
         # Untagged: the throughput plot's size sweep.
         *[

@@ -285,8 +285,8 @@ class CompareTest(TempDir):
         view = measured(
             self.fujita,
             [
-                synthetic.result("a", rate=0.5e9, tag=("CPU", "word-per-cell")),
-                synthetic.result("b", rate=30e9, tag=("GPU", "word-per-cell")),
+                synthetic.result("a", rate=0.5e9, tie=("CPU", "word-per-cell")),
+                synthetic.result("b", rate=30e9, tie=("GPU", "word-per-cell")),
             ],
         )
         cpu, gpu, speedup = (view.cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
@@ -306,15 +306,15 @@ class CompareTest(TempDir):
         view = measured(
             self.fujita,
             [
-                synthetic.result("a", rate=2e9, tag=("CPU", "SINGLE-WORD")),
-                synthetic.result("a", rate=9e9, tag=("CPU", "SINGLE-WORD"), verification="not_run"),
+                synthetic.result("a", rate=2e9, tie=("CPU", "SINGLE-WORD")),
+                synthetic.result("a", rate=9e9, tie=("CPU", "SINGLE-WORD"), verification="not_run"),
                 synthetic.result(
                     "a",
                     status="failed",
                     first_difference=synthetic.DIFFERENCE,
-                    tag=("CPU", "SINGLE-WORD"),
+                    tie=("CPU", "SINGLE-WORD"),
                 ),
-                synthetic.result("a", rate=3e9, tag=("CPU", "SINGLE-WORD")),
+                synthetic.result("a", rate=3e9, tie=("CPU", "SINGLE-WORD")),
             ],
         )
         c = view.cells[("CPU", "SINGLE-WORD")]
@@ -330,13 +330,13 @@ class CompareTest(TempDir):
                     "a",
                     status="failed",
                     first_difference=synthetic.DIFFERENCE,
-                    tag=("GPU", "DOUBLE-WORD"),
+                    tie=("GPU", "DOUBLE-WORD"),
                 ),
                 synthetic.result(
                     "a",
                     status="unsupported",
                     reason=synthetic.UNSUPPORTED,
-                    tag=("GPU", "DOUBLE-WORD"),
+                    tie=("GPU", "DOUBLE-WORD"),
                 ),
             ],
         )
@@ -348,7 +348,7 @@ class CompareTest(TempDir):
     def test_unverified_timing_has_no_number(self):
         view = measured(
             self.fujita,
-            [synthetic.result("a", rate=1e9, verification="not_run", tag=("CPU", "DOUBLE-WORD"))],
+            [synthetic.result("a", rate=1e9, verification="not_run", tie=("CPU", "DOUBLE-WORD"))],
         )
         c = view.cells[("CPU", "DOUBLE-WORD")]
         self.assertEqual((c.status, c.value), (compare.UNVERIFIED, None))
@@ -358,7 +358,7 @@ class CompareTest(TempDir):
             self.fujita,
             [
                 synthetic.result(
-                    "a", status="unavailable", reason="no CUDA device", tag=("GPU", "SINGLE-WORD")
+                    "a", status="unavailable", reason="no CUDA device", tie=("GPU", "SINGLE-WORD")
                 )
             ],
         )
@@ -366,21 +366,86 @@ class CompareTest(TempDir):
         self.assertEqual(view.cells[("GPU", "SINGLE-WORD")].reason, "unavailable: no CUDA device")
         self.assertEqual(view.cells[("CPU", "SINGLE-WORD")].reason, compare.NO_TIE)
 
-    def test_stray_tags(self):
+    def test_one_result_fills_cells_of_two_tables(self):
+        folder = self.write_table(MS_TABLE)
+        self.write_table(MS_TABLE.replace('table = "L40"', 'table = "A100"'), "u.toml")
+        t, u = (tables.load_table(folder / name) for name in ("t.toml", "u.toml"))
+        both = synthetic.result(
+            "v0",
+            shape="512x512x512",
+            generations=1024,
+            rate=512**3 * 1024 / 2.0,
+            ties=[("t", "v0", "512/1024"), ("u", "v0", "512/1024"), ("u", "v2", "512/1024")],
+        )
+        folder = self.tmp / "results"
+        synthetic.write_run(folder, [both])
+        runs = results.load_runs([folder])
+        self.assertEqual(len(runs[0].results), 1)
+        for table, rows in ((t, ["v0"]), (u, ["v0", "v2"])):
+            view = compare.compare(table, runs)
+            self.assertEqual(len(view.tied), 1)
+            self.assertEqual(view.stray, [])
+            for row in ("v0", "v2"):
+                cell = view.cells[(row, "512/1024")]
+                if row in rows:
+                    self.assertAlmostEqual(cell.value, 2000.0)
+                    self.assertIs(cell.chosen, runs[0].results[0])
+                else:
+                    self.assertEqual(cell.status, compare.NOT_RUN)
+
+        out = self.tmp / "report"
+        proc = run_generator("--results", folder, "--tables", self.tmp / "tables", "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        index = (out / "index.html").read_text()
+        self.assertIn('<a href="t.html">t</a>: v0 / 512/1024<br><a href="u.html">u</a>: v0', index)
+        page = (out / "u.html").read_text()
+        self.assertIn("v0 / 512/1024 <strong>(shown)</strong><br>"
+                      "v2 / 512/1024 <strong>(shown)</strong>", page)
+        self.assertNotIn("t.html", page)
+
+    def test_results_with_the_old_tag_load_as_one_tie(self):
+        old = synthetic.result("a", rate=1e9, tie=("CPU", "word-per-cell"))
+        del old["ties"]
+        old["tag"] = {"table": synthetic.TABLE, "row": "CPU", "column": "word-per-cell"}
+        untied = synthetic.result("b", rate=1e9)
+        del untied["ties"]
+        untied["tag"] = None
+        view = measured(self.fujita, [old, untied])
+        self.assertEqual([r.ties for r in view.tied],
+                         [(results.Tie(synthetic.TABLE, "CPU", "word-per-cell"),)])
+        self.assertAlmostEqual(view.cells[("CPU", "word-per-cell")].value, 1.0)
+
+    def test_malformed_ties(self):
+        cases = [
+            ({"ties": {"table": "t"}}, "'ties' must be a list"),
+            ({"ties": [{"table": "t", "row": "r"}]}, "'ties[0]' must be"),
+            ({"ties": [], "tag": None}, "both 'ties' and 'tag'"),
+            ({"tag": "CPU"}, "'tag' (null or one cell) must be"),
+        ]
+        for change, needle in cases:
+            with self.subTest(needle=needle):
+                item = synthetic.result("a", rate=1e9)
+                del item["ties"]
+                item.update(change)
+                with self.assertRaises(ReportError) as caught:
+                    measured(self.fujita, [item])
+                self.assertIn(needle, str(caught.exception))
+
+    def test_stray_ties(self):
         view = measured(
             self.fujita,
             [
-                synthetic.result("a", rate=1e9, tag=("TPU", "word-per-cell")),
-                synthetic.result("a", rate=1e9, tag=("speed-up", "word-per-cell")),
-                synthetic.result("a", rate=1e9, tag=("other-table", "CPU", "word-per-cell")),
+                synthetic.result("a", rate=1e9, tie=("TPU", "word-per-cell")),
+                synthetic.result("a", rate=1e9, tie=("speed-up", "word-per-cell")),
+                synthetic.result("a", rate=1e9, tie=("other-table", "CPU", "word-per-cell")),
             ],
         )
-        self.assertEqual(len(view.tagged), 2)
+        self.assertEqual(len(view.tied), 2)
         self.assertEqual(
-            [why for _, why in view.stray],
+            [why for _, _, why in view.stray],
             [
                 "the table has no row 'TPU'",
-                "tagged to a ratio, which is computed from the measured cells",
+                "tied to a ratio, which is computed from the measured cells",
             ],
         )
 
@@ -395,21 +460,21 @@ class CompareTest(TempDir):
                     shape="256x256x256",
                     generations=16,
                     rate=cells * 2048 / 0.5,
-                    tag=("t", "v0", "256/2048"),
+                    tie=("t", "v0", "256/2048"),
                 ),
                 synthetic.result(
                     "v2",
                     shape="256x256x256",
                     generations=2048,
                     rate=cells * 2048 / 0.05,
-                    tag=("t", "v2", "256/2048"),
+                    tie=("t", "v2", "256/2048"),
                 ),
                 synthetic.result(
                     "v0",
                     shape="512x512x512",
                     generations=1024,
                     rate=512**3 * 1024 / 2.0,
-                    tag=("t", "v0", "512/1024"),
+                    tie=("t", "v0", "512/1024"),
                 ),
             ],
         )
@@ -500,7 +565,7 @@ class ReportTest(TempDir):
         (self.tmp / "empty").mkdir()
         res = synthetic.write_run(
             self.tmp / "partial",
-            [synthetic.result("a", rate=1e9, tag=("CPU", "word-per-cell"))],
+            [synthetic.result("a", rate=1e9, tie=("CPU", "word-per-cell"))],
             with_manifest=False,
         )
         proc = run_generator(
@@ -733,7 +798,7 @@ class ModelTest(TempDir):
             synthetic.result(
                 "x",
                 rate=1e9 / ((t + 5) / (t * (64 - 2 * t) ** 2)),
-                tag=("t", str(t), "d64"),
+                tie=("t", str(t), "d64"),
             )
             for t in (2, 4, 8, 16)
         ]
