@@ -219,6 +219,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     for (std::size_t i = 0; i < total; ++i) {
       const Configuration& c = configurations[i];
       std::cout << position(i) << c.label();
+      // The cells it would fill, to check a sweep's ties before spending device time.
+      for (std::size_t t = 0; t < c.ties.size(); ++t) {
+        std::cout << (t == 0 ? " → " : "; ") << c.ties[t].table << " / " << c.ties[t].row << " / "
+                  << c.ties[t].column;
+      }
       if (kept[i]) std::cout << " … done earlier: " << progress_outcome(*kept[i], std::nullopt);
       if (!c.experiment->available) std::cout << " … unavailable: " << c.experiment->reason;
       std::cout << "\n";

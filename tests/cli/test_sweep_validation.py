@@ -115,6 +115,11 @@ class SweepValidation(lbtest.CliTestCase):
         other = self.box.write("other.toml", GOOD_RUN.replace('"16x16"', '["16x16", "8x8"]') +
                                'ties = [{ table = "a100", row = "3D", column = "FPS" },\n'
                                '        { table = "l40", row = "3D", column = "FPS" }]\n')
+        proc = self.box.run("bench", "--sweep", sweep, "--sweep", other, "--out", "out",
+                            "--dry-run")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("[1/2] fake B3/S23:T16,16 g2 → l40 / 3D / FPS; l40 / 3D / ms/gen; "
+                      "a100 / 3D / FPS\n", proc.stdout)
         proc = self.box.run("bench", "--sweep", sweep, "--sweep", other, "--out", "out")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         configurations = self.box.results("out", "fake")["configurations"]
