@@ -68,6 +68,7 @@ nlohmann::json own_result(const Configuration& c, const std::string& status,
           {"boundary", to_string(c.problem.boundary)},
           {"cells", c.problem.shape.cells()},
           {"generations", c.generations},
+          {"density", c.density ? nlohmann::json(*c.density) : nlohmann::json(nullptr)},
           {"status", status},
           {"reason", reason},
           {"verification", {{"status", "not_run"}}}};
@@ -98,6 +99,10 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
         std::string("--warmup"), std::to_string(c.warmup), std::string("--json-out"),
         json_out.string()}) {
     request.argv.push_back(arg);
+  }
+  if (c.density) {
+    request.argv.emplace_back("--density");
+    request.argv.push_back(density_text(*c.density));
   }
   request.time_limit_s = time_limit_s;
   std::error_code error;

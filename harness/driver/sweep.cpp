@@ -5,6 +5,8 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <optional>
 #include <set>
 #include <toml++/toml.h>
@@ -14,9 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kRunKeys = {
-    "sweeps", "experiment",   "rule",   "boundary", "shape", "generations", "repetitions",
-    "warmup", "time_limit_s", "params", "table",    "row",   "column",      "ties"};
+const std::vector<std::string> kRunKeys = {"sweeps", "experiment",   "rule",        "boundary",
+                                           "shape",  "density",      "generations", "repetitions",
+                                           "warmup", "time_limit_s", "params",      "table",
+                                           "row",    "column",       "ties"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 
 std::string type_name(const toml::node& node) {
@@ -122,6 +125,40 @@ public:
     }
     if (!(value > 0)) fail(std::string(key) + " must be positive", node);
     return value;
+  }
+
+  /// A number in (0, 1] or a non-empty list of them, each given once.
+  std::vector<double> densities(const char* key) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return {};
+    const std::string expected =
+        std::string(key) + " must be a number in (0, 1] or a list of them (e.g. 0.001)";
+    const auto value = [&](const toml::node& item) {
+      double d = 0;
+      if (item.is_integer()) {
+        d = static_cast<double>(item.as_integer()->get());
+      } else if (item.is_floating_point()) {
+        d = item.as_floating_point()->get();
+      } else {
+        fail(expected + ", not " + type_name(item), &item);
+      }
+      if (!(d > 0 && d <= 1)) fail(expected + ", not " + density_text(d), &item);
+      return d;
+    };
+    std::vector<double> values;
+    if (const toml::array* array = node->as_array()) {
+      if (array->empty()) fail(std::string(key) + " must not be an empty list", node);
+      for (const toml::node& item : *array) {
+        const double d = value(item);
+        if (std::find(values.begin(), values.end(), d) != values.end()) {
+          fail(std::string(key) + " " + density_text(d) + " given twice", &item);
+        }
+        values.push_back(d);
+      }
+    } else {
+      values.push_back(value(*node));
+    }
+    return values;
   }
 
   void check_keys() const {
@@ -291,6 +328,8 @@ SweepRun read_run(const toml::table& table, const std::string& file, int index,
     }
   }
 
+  run.densities = reader.densities("density");
+
   const auto generations = reader.integer("generations", 1);
   if (!generations) reader.fail("no generations");
   run.generations = static_cast<std::uint64_t>(*generations);
@@ -451,6 +490,7 @@ std::string Configuration::label() const {
       experiment->name + " " + problem.to_string() + " g" + std::to_string(generations);
   for (const auto& [name, value] : params)
     text += " " + name + "=" + value;
+  if (density) text += " density=" + density_text(*density);
   return text;
 }
 
@@ -461,9 +501,16 @@ nlohmann::json Configuration::ties_json() const {
   return array;
 }
 
+std::string density_text(double density) {
+  std::array<char, 32> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), density).ptr;
+  return {text.data(), end};
+}
+
 std::string make_config_id(const std::string& experiment, const Problem& problem,
                            std::uint64_t generations,
-                           const std::map<std::string, std::string>& params) {
+                           const std::map<std::string, std::string>& params,
+                           std::optional<double> density) {
   std::string id =
       experiment + "|" + problem.to_string() + "|g" + std::to_string(generations) + "|";
   bool first = true;
@@ -471,6 +518,7 @@ std::string make_config_id(const std::string& experiment, const Problem& problem
     id += (first ? "" : ",") + name + "=" + value;
     first = false;
   }
+  if (density) id += "|density=" + density_text(*density);
   return id;
 }
 
@@ -498,36 +546,41 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
         digit[i] = 0;
       }
     }
+    std::vector<std::optional<double>> densities(run.densities.begin(), run.densities.end());
+    if (densities.empty()) densities.emplace_back();
     for (const auto& shape : run.shapes) {
-      for (const auto& params : combinations) {
-        Configuration c;
-        c.experiment = e;
-        c.problem = Problem{run.rule, shape, run.boundary};
-        c.generations = run.generations;
-        c.repetitions = run.repetitions;
-        c.warmup = run.warmup;
-        c.time_limit_s = run.time_limit_s;
-        c.params = params;
-        c.ties = run.ties;
-        c.origin = run.where();
-        c.config_id = make_config_id(e->name, c.problem, c.generations, c.params);
-        const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
-        if (inserted) {
-          configurations.push_back(std::move(c));
-          continue;
-        }
-        // One measurement fills every cell either run ties it to.
-        Configuration& first = configurations[it->second];
-        if (first.repetitions != c.repetitions || first.warmup != c.warmup) {
-          throw Error(c.origin + ": configuration " + c.config_id + " is also in " + first.origin +
-                      " with different repetitions or warmup (repetitions " +
-                      std::to_string(c.repetitions) + ", warmup " + std::to_string(c.warmup) +
-                      " against " + std::to_string(first.repetitions) + ", " +
-                      std::to_string(first.warmup) + ")");
-        }
-        for (auto& tie : c.ties) {
-          if (std::find(first.ties.begin(), first.ties.end(), tie) == first.ties.end()) {
-            first.ties.push_back(std::move(tie));
+      for (const auto& density : densities) {
+        for (const auto& params : combinations) {
+          Configuration c;
+          c.experiment = e;
+          c.problem = Problem{run.rule, shape, run.boundary};
+          c.density = density;
+          c.generations = run.generations;
+          c.repetitions = run.repetitions;
+          c.warmup = run.warmup;
+          c.time_limit_s = run.time_limit_s;
+          c.params = params;
+          c.ties = run.ties;
+          c.origin = run.where();
+          c.config_id = make_config_id(e->name, c.problem, c.generations, c.params, c.density);
+          const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
+          if (inserted) {
+            configurations.push_back(std::move(c));
+            continue;
+          }
+          // One measurement fills every cell either run ties it to.
+          Configuration& first = configurations[it->second];
+          if (first.repetitions != c.repetitions || first.warmup != c.warmup) {
+            throw Error(c.origin + ": configuration " + c.config_id + " is also in " +
+                        first.origin + " with different repetitions or warmup (repetitions " +
+                        std::to_string(c.repetitions) + ", warmup " + std::to_string(c.warmup) +
+                        " against " + std::to_string(first.repetitions) + ", " +
+                        std::to_string(first.warmup) + ")");
+          }
+          for (auto& tie : c.ties) {
+            if (std::find(first.ties.begin(), first.ties.end(), tie) == first.ties.end()) {
+              first.ties.push_back(std::move(tie));
+            }
           }
         }
       }

@@ -8,6 +8,8 @@
 //   rule = "B3/S23"                     # default: the family's
 //   boundary = "torus"                  # torus | dead
 //   shape = ["1024x1024", "4096x4096"]  # string or list
+//   density = 0.001                     # initial soup density in (0, 1], number or list
+//                                       # (default: the family's soup density)
 //   generations = 16                    # required
 //   repetitions = 5                     # default 5
 //   warmup = 1                          # default 1
@@ -28,6 +30,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +55,7 @@ struct SweepRun {
   Rule rule;
   Boundary boundary = Boundary::torus;
   std::vector<Shape> shapes;
+  std::vector<double> densities; ///< empty: the family's soup density
   std::uint64_t generations = 0;
   int repetitions = 5;
   int warmup = 1;
@@ -77,9 +81,10 @@ std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const 
 
 /// One configuration: one process, one result.
 struct Configuration {
-  std::string config_id; ///< experiment|problem|g<generations>|k=v,... (the params given)
+  std::string config_id; ///< experiment|problem|g<generations>|k=v,...[|density=D]
   const Experiment* experiment = nullptr;
   Problem problem;
+  std::optional<double> density; ///< as the sweep gives it; none: the family's soup density
   std::uint64_t generations = 0;
   int repetitions = 5;
   int warmup = 1;
@@ -88,17 +93,22 @@ struct Configuration {
   std::vector<Tie> ties;                     ///< the union of the ties of every run reaching it
   std::string origin;                        ///< the first run's where()
 
-  /// "cpu-trivial B3/S23:T4096,4096 g16 threads=4", for progress lines.
+  /// "cpu-trivial B3/S23:T4096,4096 g16 threads=4 density=0.01", for progress lines.
   [[nodiscard]] std::string label() const;
   /// The ties as the results record them: an array of {table, row, column}.
   [[nodiscard]] nlohmann::json ties_json() const;
 };
 
+/// The shortest text that reads back as `density`, as ids, labels and argv give it.
+std::string density_text(double density);
+
+/// A density changes the id only when given, so ids of runs without one stay as they were.
 std::string make_config_id(const std::string& experiment, const Problem& problem,
                            std::uint64_t generations,
-                           const std::map<std::string, std::string>& params);
+                           const std::map<std::string, std::string>& params,
+                           std::optional<double> density);
 
-/// Shapes × parameter product of every run, in order; one configuration reached
+/// Shapes × densities × parameter product of every run, in order; one configuration reached
 /// twice is kept once with the union of their ties, and throws Error if the two
 /// disagree on repetitions or warmup.
 std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);

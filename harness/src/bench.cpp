@@ -51,6 +51,10 @@ nlohmann::json timing_statistics(std::vector<double> seconds, const std::string&
           {"cv", mean > 0 ? std::sqrt(variance) / mean : 0.0}};
 }
 
+double soup_density_of(const BenchRequest& request) {
+  return request.density.value_or(soup_density(request.problem.rule.topology));
+}
+
 nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
                            const BenchRequest& request) {
   const Problem& p = request.problem;
@@ -66,6 +70,7 @@ nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
       {"boundary", to_string(p.boundary)},
       {"cells", p.shape.cells()},
       {"generations", request.generations},
+      {"density", soup_density_of(request)},
       {"status", "ok"},
       {"reason", nullptr},
       {"verification", {{"status", "not_run"}}},
@@ -87,7 +92,7 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
   const std::uint64_t generations = verify_generations(info, params);
   // Split unevenly over two advance() calls so that carried state is checked too.
   const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
-                               soup_density(problem.rule.topology)};
+                               soup_density_of(request)};
   const VerificationOutcome outcome = verify_case(info, params, check);
   std::ostringstream hash;
   hash << "0x" << std::hex << outcome.reference_hash;
@@ -122,8 +127,7 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params,
               << request.repetitions << " x " << request.generations << " generations on "
               << request.problem.to_string() << std::endl;
     auto simulator = info.make(request.problem, params);
-    simulator->upload(
-        make_soup(SoupSpec{request.problem.shape, soup_density(request.problem.rule.topology), 2}));
+    simulator->upload(make_soup(SoupSpec{request.problem.shape, soup_density_of(request), 2}));
     for (int i = 0; i < request.warmup; ++i)
       simulator->timed_advance(request.generations);
 

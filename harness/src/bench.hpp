@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace lifebench::harness {
 
@@ -14,6 +15,7 @@ struct BenchRequest {
   std::uint64_t generations = 0;
   int repetitions = 5;
   int warmup = 1;
+  std::optional<double> density; ///< of both soups; none: the family's soup density
 };
 
 /// Measures one configuration; never throws for a failure of the experiment

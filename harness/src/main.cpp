@@ -12,6 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <benchmark/benchmark.h>
 #include <iostream>
+#include <sstream>
+#include <string>
 
 namespace lifebench::harness {
 namespace {
@@ -89,6 +91,19 @@ int main_with_errors(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
       ->check(CLI::NonNegativeNumber);
+  bench_cmd
+      ->add_option("--density", bench_request.density,
+                   "Initial soup density in (0, 1] (default: the family's)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            double density = 0;
+            std::istringstream in(text);
+            in >> density;
+            return in && in.eof() && density > 0 && density <= 1
+                       ? std::string()
+                       : "must be a number in (0, 1], not " + text;
+          },
+          "DENSITY in (0, 1]"));
   bench_cmd->add_option("--json-out", json_out, "Result file")->required();
 
   if (const auto status = parse_command_line(app, argc, argv, "--help")) return *status;
