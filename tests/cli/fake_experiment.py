@@ -70,7 +70,8 @@ def bench(conf, args):
         log.write(json.dumps({"params": params, "problem": values.get("--problem"),
                               "generations": values.get("--generations"),
                               "repetitions": values.get("--repetitions"),
-                              "warmup": values.get("--warmup")}) + "\n")
+                              "warmup": values.get("--warmup"),
+                              "density": values.get("--density")}) + "\n")
     out = values["--json-out"]
     mode = params.get("mode", "ok")
     print("fake bench starting", file=sys.stderr, flush=True)
