@@ -4,12 +4,9 @@
 // two differ in launch geometry (a row of 32 threads against a 32x32 tile) and
 // in how they reach the neighbours (eight explicit loads against a 3x3 loop
 // with a bounds test per neighbour).
-#include "cuda/ceilings.cuh"
-#include "cuda/error.cuh"
-#include "cuda/runtime.cuh"
+#include "cuda/buffered_simulator.cuh"
 #include "lifebench/experiment.hpp"
 
-#include <array>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <limits>
@@ -133,91 +130,52 @@ KernelKind kernel_kind(const Params& params) {
   return params.get("kernel") == "noif-char" ? KernelKind::noif_char : KernelKind::fujita;
 }
 
-class ByteNaiveSimulator final : public Simulator {
+class ByteNaiveSimulator final : public cuda::BufferedSimulator<std::uint8_t> {
 public:
   ByteNaiveSimulator(const Problem& problem, KernelKind kernel)
-      : problem_(problem), kernel_(kernel), cells_(static_cast<std::size_t>(problem.shape.cells())),
-        buffers_{cuda::DeviceBuffer<std::uint8_t>(cells_),
-                 cuda::DeviceBuffer<std::uint8_t>(cells_)} {}
+      : BufferedSimulator(static_cast<std::size_t>(problem.shape.cells())), problem_(problem),
+        kernel_(kernel) {}
 
-  void upload(const Grid& grid) override {
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), grid.data(), cells_,
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
+  void upload(const Grid& grid) override { copy_in(grid.data()); }
 
   Grid download() override {
     Grid grid(problem_.shape);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(grid.data(), buffers_[current_].data(), cells_,
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
+    copy_out(grid.data());
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    auto info = cuda::device_info();
-    info.merge(cuda::measured_ceilings());
-    return info;
-  }
-  /// Each cell read once and written once: the least any one-byte-per-cell kernel moves.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(cells_);
-  }
-
 private:
-  void launch(std::uint64_t generations) {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     const bool torus = problem_.boundary == Boundary::torus;
     if (is_conway(problem_.rule)) {
-      torus ? launch_all<true>(generations, ConwayRule{})
-            : launch_all<false>(generations, ConwayRule{});
+      torus ? step<true>(in, out, stream, ConwayRule{})
+            : step<false>(in, out, stream, ConwayRule{});
     } else {
       const MaskRule rule{problem_.rule.birth, problem_.rule.survive};
-      torus ? launch_all<true>(generations, rule) : launch_all<false>(generations, rule);
+      torus ? step<true>(in, out, stream, rule) : step<false>(in, out, stream, rule);
     }
   }
 
-  template <bool Torus, class Rule> void launch_all(std::uint64_t generations, Rule rule) {
+  template <bool Torus, class Rule>
+  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream, Rule rule) const {
     const Shape& shape = problem_.shape;
     const auto width = static_cast<unsigned>(shape.width);
     const auto height = static_cast<unsigned>(shape.height);
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      const std::uint8_t* in = buffers_[current_].data();
-      std::uint8_t* out = buffers_[1 - current_].data();
-      if (kernel_ == KernelKind::fujita) {
-        // 16K x 16K: 512 x 16384 = 2^23 blocks of 32 threads, as in the paper.
-        const dim3 grid(ceil_div(shape.width, kFujitaBlock), height);
-        fujita_step<Torus><<<grid, kFujitaBlock, 0, stream_.get()>>>(in, out, width, height, rule);
-      } else {
-        const dim3 grid(ceil_div(shape.width, kNoifTile), ceil_div(shape.height, kNoifTile));
-        const dim3 block(kNoifTile, kNoifTile);
-        noif_char_step<Torus><<<grid, block, 0, stream_.get()>>>(in, out, static_cast<int>(width),
-                                                                 static_cast<int>(height), rule);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      current_ = 1 - current_;
+    if (kernel_ == KernelKind::fujita) {
+      // 16K x 16K: 512 x 16384 = 2^23 blocks of 32 threads, as in the paper.
+      const dim3 grid(ceil_div(shape.width, kFujitaBlock), height);
+      fujita_step<Torus><<<grid, kFujitaBlock, 0, stream>>>(in, out, width, height, rule);
+    } else {
+      const dim3 grid(ceil_div(shape.width, kNoifTile), ceil_div(shape.height, kNoifTile));
+      const dim3 block(kNoifTile, kNoifTile);
+      noif_char_step<Torus><<<grid, block, 0, stream>>>(in, out, static_cast<int>(width),
+                                                        static_cast<int>(height), rule);
     }
   }
 
   Problem problem_;
   KernelKind kernel_;
-  std::size_t cells_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<std::uint8_t>, 2> buffers_;
-  int current_ = 0;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
