@@ -2,8 +2,8 @@
 // threads per block updating 64x64 cells from a 66x66 tile in shared memory, each
 // thread its 2x2 cells with one lookup in a 65536-entry table indexed by their 4x4
 // neighbourhood. One generation per launch.
+#include "common/lut4x4.hpp"
 #include "lifebench/experiment.hpp"
-#include "lut4x4.hpp"
 #include "table_simulator.cuh"
 
 #include <cstddef>

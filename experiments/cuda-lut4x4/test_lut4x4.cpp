@@ -1,8 +1,8 @@
 // The 4x4 table and its index arithmetic against the reference, on the host.
+#include "common/lut4x4.hpp"
 #include "lifebench/grid.hpp"
 #include "lifebench/problem.hpp"
 #include "lifebench/reference.hpp"
-#include "lut4x4.hpp"
 
 #include <cstdint>
 #include <gtest/gtest.h>

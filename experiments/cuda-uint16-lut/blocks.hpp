@@ -5,8 +5,8 @@
 // that quadrant, gathered from the block and its eight neighbours.
 #pragma once
 
-#include "../cuda-lut4x4/lut4x4.hpp"
 #include "common/host_device.hpp"
+#include "common/lut4x4.hpp"
 #include "lifebench/grid.hpp"
 
 #include <cstddef>
