@@ -3,7 +3,6 @@
 // 64-bit word by Algorithm SINGLE-WORD or two vertically adjacent words by DOUBLE-WORD,
 // words stacked down columns (Figure 3); optionally a strip of such words along the row.
 #include "cuda/bpbc_tile.cuh"
-#include "cuda/ceilings.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
@@ -34,42 +33,28 @@ __global__ void __launch_bounds__(kBlock)
   bpbc_tile::update_strip<Torus, Double>(in, out, grid, first, strip, y);
 }
 
+/// bytes_per_generation(): each cell's bit read once and written once, 2 bits a cell.
 class GlobalSimulator final : public bpbc_tile::ColumnSimulator<Word> {
 public:
   GlobalSimulator(const Problem& problem, bool double_word, int strip)
       : ColumnSimulator<Word>(problem), double_word_(double_word), strip_(strip) {}
 
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    std::map<std::string, std::string> info = cuda::device_info();
-    info.merge(std::map<std::string, std::string>(cuda::measured_ceilings()));
-    return info;
-  }
-  /// Each cell's bit read once and written once: 2 bits a cell.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return static_cast<double>(problem_.shape.cells()) / 4.0;
-  }
-
 private:
-  void launch(std::uint64_t generations) override {
-    problem_.boundary == Boundary::torus ? launch_all<true>(generations)
-                                         : launch_all<false>(generations);
+  void launch(const Word* in, Word* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
+    problem_.boundary == Boundary::torus ? step<true>(in, out, stream)
+                                         : step<false>(in, out, stream);
   }
 
-  template <bool Torus> void launch_all(std::uint64_t generations) {
+  template <bool Torus> void step(const Word* in, Word* out, cudaStream_t stream) const {
     // 16K x 16K, strip 1: 512 x 256 = 131072 blocks for SINGLE-WORD, the paper's n / (64 * 32).
     const auto rows = static_cast<unsigned>(double_word_ ? columns_.height / 2 : columns_.height);
     const dim3 blocks((rows + kBlock - 1) / kBlock,
                       static_cast<unsigned>((columns_.words_per_row + strip_ - 1) / strip_));
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      if (double_word_) {
-        strip_kernel<Torus, true>
-            <<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_, strip_);
-      } else {
-        strip_kernel<Torus, false>
-            <<<blocks, kBlock, 0, stream_.get()>>>(in(), out(), columns_, strip_);
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      flip();
+    if (double_word_) {
+      strip_kernel<Torus, true><<<blocks, kBlock, 0, stream>>>(in, out, columns_, strip_);
+    } else {
+      strip_kernel<Torus, false><<<blocks, kBlock, 0, stream>>>(in, out, columns_, strip_);
     }
   }
 

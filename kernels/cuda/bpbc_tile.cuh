@@ -9,6 +9,7 @@
 
 #include "common/bpbc.hpp"
 #include "common/host_device.hpp"
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
@@ -254,67 +255,32 @@ inline std::optional<std::string> unsupported_layout(const Problem& problem, int
 }
 
 /// Host side of a simulator holding the grid as columns of W in two device buffers; the
-/// experiment supplies the launches of `generations` generations (launch()), which flip
-/// `current_`.
-template <class W> class ColumnSimulator : public Simulator {
+/// experiment supplies the launches (launch()).
+template <class W> class ColumnSimulator : public cuda::BufferedSimulator<W> {
 public:
   explicit ColumnSimulator(const Problem& problem)
-      : problem_(problem), columns_{static_cast<int>(problem.shape.width / bits<W>),
-                                    static_cast<int>(problem.shape.height)},
-        words_(static_cast<std::size_t>(columns_.words_per_row) *
-               static_cast<std::size_t>(columns_.height)),
-        buffers_{cuda::DeviceBuffer<W>(words_), cuda::DeviceBuffer<W>(words_)} {}
+      : ColumnSimulator(problem, Columns{static_cast<int>(problem.shape.width / bits<W>),
+                                         static_cast<int>(problem.shape.height)}) {}
 
-  void upload(const Grid& grid) override {
-    const std::vector<W> words = to_columns<W>(grid);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(), words_ * sizeof(W),
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
+  void upload(const Grid& grid) override { this->copy_in(to_columns<W>(grid).data()); }
 
   Grid download() override {
-    std::vector<W> words(words_);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(), words_ * sizeof(W),
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
+    std::vector<W> packed(this->words());
+    this->copy_out(packed.data());
     Grid grid(problem_.shape);
-    from_columns<W>(words, grid);
+    from_columns<W>(packed, grid);
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    return cuda::device_info();
-  }
-
 protected:
-  virtual void launch(std::uint64_t generations) = 0;
-
-  [[nodiscard]] const W* in() const { return buffers_[current_].data(); }
-  [[nodiscard]] W* out() const { return buffers_[1 - current_].data(); }
-  void flip() { current_ = 1 - current_; }
-
   Problem problem_;
   Columns columns_;
-  std::size_t words_;
-  cuda::Stream stream_;
 
 private:
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<W>, 2> buffers_;
-  int current_ = 0;
+  ColumnSimulator(const Problem& problem, Columns columns)
+      : cuda::BufferedSimulator<W>(static_cast<std::size_t>(columns.words_per_row) *
+                                   static_cast<std::size_t>(columns.height)),
+        problem_(problem), columns_(columns) {}
 };
 
 /// Adds `word`'s set bits to a word of global memory that other blocks also write.
@@ -418,21 +384,21 @@ public:
   MultistepSimulator(const Problem& problem, int steps)
       : ColumnSimulator<W>(problem), steps_(steps) {}
 
+  /// A launch moves the state once for up to t generations: no fixed traffic per generation.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override { return std::nullopt; }
+
 private:
-  void launch(std::uint64_t generations) override {
+  [[nodiscard]] std::uint64_t generations_per_launch() const override {
+    return static_cast<std::uint64_t>(steps_);
+  }
+
+  void launch(const W* in, W* out, std::uint64_t generations, cudaStream_t stream) override {
     const Multistep<W> geometry{this->columns_, steps_};
     const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
                     static_cast<unsigned>(geometry.patches_y()));
-    for (std::uint64_t done = 0; done < generations; done += static_cast<std::uint64_t>(steps_)) {
-      const auto steps = static_cast<int>(
-          generations - done < static_cast<std::uint64_t>(steps_) ? generations - done : steps_);
-      LIFEBENCH_CUDA_CALL(
-          cudaMemsetAsync(this->out(), 0, this->words_ * sizeof(W), this->stream_.get()));
-      multistep_kernel<W, Double, Exchange>
-          <<<grid, 32, 0, this->stream_.get()>>>(this->in(), this->out(), geometry, steps);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      this->flip();
-    }
+    LIFEBENCH_CUDA_CALL(cudaMemsetAsync(out, 0, this->state_bytes(), stream));
+    multistep_kernel<W, Double, Exchange>
+        <<<grid, 32, 0, stream>>>(in, out, geometry, static_cast<int>(generations));
   }
 
   int steps_;
