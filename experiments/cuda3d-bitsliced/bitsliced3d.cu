@@ -4,14 +4,13 @@
 // keeping the xy-sums of three planes (kernels/common/bitsliced3d.hpp: the same
 // code cpu3d-threads runs on the host). One generation per launch.
 #include "common/bitsliced3d.hpp"
-#include "cuda/ceilings.cuh"
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <memory>
@@ -72,71 +71,46 @@ template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, 
   return best;
 }
 
-class BitSliced3DSimulator final : public Simulator {
+/// bytes_per_generation(): each bit read once and written once.
+class BitSliced3DSimulator final : public cuda::BufferedSimulator<b3::Word> {
 public:
   BitSliced3DSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), cube_{static_cast<int>(problem.shape.width),
-                                 static_cast<int>(problem.shape.width / b3::word_bits)},
-        rows_(static_cast<int>(params.get_int("rows"))),
-        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))),
-        words_(cube_.plane_words() * static_cast<std::size_t>(cube_.side)),
-        buffers_{cuda::DeviceBuffer<b3::Word>(words_), cuda::DeviceBuffer<b3::Word>(words_)} {
-    launch(0); // chooses planes_ when it is auto, launches nothing
-  }
+      : BitSliced3DSimulator(problem, params,
+                             b3::Cube{static_cast<int>(problem.shape.width),
+                                      static_cast<int>(problem.shape.width / b3::word_bits)}) {}
 
-  void upload(const Grid& grid) override {
-    const std::vector<b3::Word> words = pack_rows<b3::Word>(grid);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(),
-                                        words_ * sizeof(b3::Word), cudaMemcpyHostToDevice,
-                                        stream_.get()));
-    stream_.synchronize();
-  }
+  void upload(const Grid& grid) override { copy_in(pack_rows<b3::Word>(grid).data()); }
 
   Grid download() override {
-    std::vector<b3::Word> words(words_);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(),
-                                        words_ * sizeof(b3::Word), cudaMemcpyDeviceToHost,
-                                        stream_.get()));
-    stream_.synchronize();
+    std::vector<b3::Word> packed(this->words());
+    copy_out(packed.data());
     Grid grid(problem_.shape);
-    unpack_rows<b3::Word>(std::span<const b3::Word>(words), grid);
+    unpack_rows<b3::Word>(std::span<const b3::Word>(packed), grid);
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    auto info = cuda::device_info();
-    info.merge(cuda::measured_ceilings());
-    info["planes_per_walk"] = std::to_string(planes_);
-    return info;
-  }
-  /// Each bit read once and written once.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(words_ * sizeof(b3::Word));
-  }
-
 private:
-  void launch(std::uint64_t generations) {
+  BitSliced3DSimulator(const Problem& problem, const Params& params, b3::Cube cube)
+      : BufferedSimulator(cube.plane_words() * static_cast<std::size_t>(cube.side)),
+        problem_(problem), cube_{cube}, rows_(static_cast<int>(params.get_int("rows"))),
+        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
+    launch(nullptr, nullptr, 0, stream()); // chooses planes_ when it is auto, launches nothing
+  }
+
+  [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    return {{"planes_per_walk", std::to_string(planes_)}};
+  }
+
+  void launch(const b3::Word* in, b3::Word* out, std::uint64_t generations,
+              cudaStream_t stream) override {
     b3::with_variant(problem_.boundary == Boundary::torus, rows_, problem_.rule.birth,
                      problem_.rule.survive, [&](auto torus, auto rows, auto rule) {
                        constexpr bool kTorus = decltype(torus)::value;
                        constexpr int kRows = decltype(rows)::value;
                        if (shuffles(cube_)) {
-                         launch_all<kTorus, kRows, true>(generations, rule);
+                         step<kTorus, kRows, true>(in, out, generations, stream, rule);
                        } else {
-                         launch_all<kTorus, kRows, false>(generations, rule);
+                         step<kTorus, kRows, false>(in, out, generations, stream, rule);
                        }
                      });
   }
@@ -145,8 +119,10 @@ private:
   /// (M = 32, 64, 128 ... 1024); every grid size is then a power of two.
   static bool shuffles(const b3::Cube& cube) { return cube.words <= 32 && 32 % cube.words == 0; }
 
+  /// One generation, or none (generations == 0) to choose planes_ only.
   template <bool Torus, int Rows, bool Shuffle, class RuleFn>
-  void launch_all(std::uint64_t generations, const RuleFn& rule) {
+  void step(const b3::Word* in, b3::Word* out, std::uint64_t generations, cudaStream_t stream,
+            const RuleFn& rule) {
     const int columns = cube_.words * (cube_.side / Rows);
     // Shuffle: one exact block when there are fewer columns than kBlock (a power of two).
     const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
@@ -154,26 +130,17 @@ private:
     if (planes_ == 0) {
       planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, RuleFn>, block, columns, cube_.side);
     }
+    if (generations == 0) return;
     const dim3 grid(static_cast<unsigned>((columns + block - 1) / block),
                     static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      step_kernel<Torus, Rows, Shuffle><<<grid, block, 0, stream_.get()>>>(
-          buffers_[current_].data(), buffers_[1 - current_].data(), cube_, columns, planes_, rule,
-          lanes);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      current_ = 1 - current_;
-    }
+    step_kernel<Torus, Rows, Shuffle>
+        <<<grid, block, 0, stream>>>(in, out, cube_, columns, planes_, rule, lanes);
   }
 
   Problem problem_;
   b3::Cube cube_;
   int rows_;
   int planes_;
-  std::size_t words_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<b3::Word>, 2> buffers_;
-  int current_ = 0;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {

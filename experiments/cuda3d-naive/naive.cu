@@ -48,7 +48,8 @@ public:
   using ByteCubeSimulator::ByteCubeSimulator;
 
 private:
-  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     const cube::Size s = size();
     const dim3 grid((s.width + kBlockX - 1) / kBlockX, (s.height + kBlockY - 1) / kBlockY, s.depth);
     const dim3 block(kBlockX, kBlockY);
@@ -57,7 +58,6 @@ private:
     } else {
       naive_step<false><<<grid, block, 0, stream>>>(in, out, s, rule());
     }
-    LIFEBENCH_CUDA_CHECK_LAUNCH();
   }
 };
 

@@ -92,7 +92,8 @@ public:
         z_iter_(static_cast<unsigned>(params.get_int("z_iter"))) {}
 
 private:
-  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     if (tile_ == 16) {
       launch_shared<16>(in, out, size(), z_iter_, torus(), rule(), stream);
     } else {

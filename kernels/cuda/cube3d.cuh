@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/host_device.hpp"
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
@@ -185,53 +186,22 @@ void launch_swar(const std::uint8_t* in, std::uint8_t* out, Size size, int z_wid
 
 // ---- simulator and limits shared by the four experiments ------------------------------
 
-/// Two byte grids on the device, swapped every generation; `step` enqueues one generation.
-class ByteCubeSimulator : public Simulator {
+/// Byte grids on the device, one generation per launch (launch()); bytes_per_generation():
+/// each cell read once and written once, the least a byte-per-cell kernel moves.
+class ByteCubeSimulator : public cuda::BufferedSimulator<std::uint8_t> {
 public:
   explicit ByteCubeSimulator(const Problem& problem)
-      : problem_(problem), cells_(static_cast<std::size_t>(problem.shape.cells())),
-        buffers_{cuda::DeviceBuffer<std::uint8_t>(cells_),
-                 cuda::DeviceBuffer<std::uint8_t>(cells_)} {}
+      : BufferedSimulator(static_cast<std::size_t>(problem.shape.cells())), problem_(problem) {}
 
-  void upload(const Grid& grid) override {
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), grid.data(), cells_,
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
+  void upload(const Grid& grid) override { copy_in(grid.data()); }
 
   Grid download() override {
     Grid grid(problem_.shape);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(grid.data(), buffers_[current_].data(), cells_,
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
+    copy_out(grid.data());
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    return cuda::device_info();
-  }
-  /// Each cell read once and written once: the least a byte-per-cell kernel moves.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(cells_);
-  }
-
 protected:
-  /// Enqueues one generation from `in` to `out` on `stream` (and checks the launch).
-  virtual void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) = 0;
-
   [[nodiscard]] bool torus() const { return problem_.boundary == Boundary::torus; }
   [[nodiscard]] Size size() const {
     return {static_cast<unsigned>(problem_.shape.width),
@@ -241,19 +211,7 @@ protected:
   [[nodiscard]] MaskRule rule() const { return {problem_.rule.birth, problem_.rule.survive}; }
 
 private:
-  void launch(std::uint64_t generations) {
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      step(buffers_[current_].data(), buffers_[1 - current_].data(), stream_.get());
-      current_ = 1 - current_;
-    }
-  }
-
   Problem problem_;
-  std::size_t cells_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<std::uint8_t>, 2> buffers_;
-  int current_ = 0;
 };
 
 /// v2, with or without programmatic dependent launch (cuda3d-swar, cuda3d-pdl).
@@ -263,7 +221,8 @@ public:
       : ByteCubeSimulator(problem), z_width_(static_cast<int>(params.get_int("z_width"))) {}
 
 private:
-  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     launch_swar<Pdl>(in, out, size(), z_width_, torus(), rule(), stream);
   }
 
