@@ -74,33 +74,30 @@ public:
 private:
   [[nodiscard]] int cell_count() const { return static_cast<int>(words()); }
 
-  void launch(std::uint64_t generations) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     const bool torus = problem().boundary == Boundary::torus;
     const auto width = static_cast<int>(problem().shape.width);
     const auto height = static_cast<int>(problem().shape.height);
     const auto cells = static_cast<std::int64_t>(words());
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      (torus ? flag_cells<true> : flag_cells<false>)<<<blocks_for(cells), kBlock, 0, stream()>>>(
-          current(), next(), flags_.data(), width, height, cells);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      std::size_t bytes = scratch_.bytes();
-      LIFEBENCH_CUDA_CALL(cub::DeviceScan::ExclusiveSum(scratch_.data(), bytes, flags_.data(),
-                                                        positions_.data(), cell_count(), stream()));
-      write_list<<<blocks_for(cells), kBlock, 0, stream()>>>(flags_.data(), positions_.data(),
-                                                             list_.data(), length_.data(), cells);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      // The seed sized the update launch by the list: its length comes back to the host.
-      int length = 0;
-      LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(&length, length_.data(), sizeof length,
-                                          cudaMemcpyDeviceToHost, stream()));
-      LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream()));
-      if (length > 0) {
-        (torus ? update_listed<true>
-               : update_listed<false>)<<<blocks_for(length), kBlock, 0, stream()>>>(
-            current(), next(), list_.data(), length, width, height);
-        LIFEBENCH_CUDA_CHECK_LAUNCH();
-      }
-      swap();
+    (torus ? flag_cells<true> : flag_cells<false>)<<<blocks_for(cells), kBlock, 0, stream>>>(
+        in, out, flags_.data(), width, height, cells);
+    LIFEBENCH_CUDA_CHECK_LAUNCH();
+    std::size_t bytes = scratch_.bytes();
+    LIFEBENCH_CUDA_CALL(cub::DeviceScan::ExclusiveSum(scratch_.data(), bytes, flags_.data(),
+                                                      positions_.data(), cell_count(), stream));
+    write_list<<<blocks_for(cells), kBlock, 0, stream>>>(flags_.data(), positions_.data(),
+                                                         list_.data(), length_.data(), cells);
+    LIFEBENCH_CUDA_CHECK_LAUNCH();
+    // The seed sized the update launch by the list: its length comes back to the host.
+    int length = 0;
+    LIFEBENCH_CUDA_CALL(
+        cudaMemcpyAsync(&length, length_.data(), sizeof length, cudaMemcpyDeviceToHost, stream));
+    LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    if (length > 0) {
+      (torus ? update_listed<true>
+             : update_listed<false>)<<<blocks_for(length), kBlock, 0, stream>>>(
+          in, out, list_.data(), length, width, height);
     }
   }
 

@@ -135,22 +135,33 @@ public:
       : DeviceGridSimulator(problem), steps_per_launch_(steps_per_launch) {}
 
 private:
-  void launch(std::uint64_t generations) override {
+  [[nodiscard]] std::uint64_t generations_per_launch() const override {
+    return static_cast<std::uint64_t>(steps_per_launch_);
+  }
+
+  void launch(const Word* in, Word* out, std::uint64_t generations, cudaStream_t stream) override {
     const Rule& rule = problem().rule;
     const bool torus = problem().boundary == Boundary::torus;
     if (rule.birth == B2S34::birth && rule.survive == B2S34::survive) {
-      torus ? run<true>(generations, B2S34{}) : run<false>(generations, B2S34{});
+      torus ? run<true>(in, out, generations, stream, B2S34{})
+            : run<false>(in, out, generations, stream, B2S34{});
     } else if (rule.birth == B245S3::birth && rule.survive == B245S3::survive) {
-      torus ? run<true>(generations, B245S3{}) : run<false>(generations, B245S3{});
+      torus ? run<true>(in, out, generations, stream, B245S3{})
+            : run<false>(in, out, generations, stream, B245S3{});
     } else if (rule.birth == B2S::birth && rule.survive == B2S::survive) {
-      torus ? run<true>(generations, B2S{}) : run<false>(generations, B2S{});
+      torus ? run<true>(in, out, generations, stream, B2S{})
+            : run<false>(in, out, generations, stream, B2S{});
     } else {
       const auto any = hex::RuntimeRule<Word>::make(rule.birth, rule.survive);
-      torus ? run<true>(generations, any) : run<false>(generations, any);
+      torus ? run<true>(in, out, generations, stream, any)
+            : run<false>(in, out, generations, stream, any);
     }
   }
 
-  template <bool Torus, class RuleLogic> void run(std::uint64_t generations, RuleLogic rule) {
+  /// One launch of `generations` (at most steps_per_launch) generations.
+  template <bool Torus, class RuleLogic>
+  void run(const Word* in, Word* out, std::uint64_t generations, cudaStream_t stream,
+           RuleLogic rule) const {
     const Shape& shape = problem().shape;
     Geometry g{};
     g.columns = static_cast<int>(words_per_row<Word>(shape.width));
@@ -158,19 +169,11 @@ private:
     g.warps_x = (g.columns + kOutLanes - 1) / kOutLanes;
     const auto tail = static_cast<unsigned>(shape.width % 64);
     g.last_mask = tail == 0 ? ~Word{0} : (Word{1} << tail) - 1;
-    while (generations > 0) {
-      g.steps = static_cast<int>(
-          std::min<std::uint64_t>(generations, static_cast<std::uint64_t>(steps_per_launch_)));
-      const int out_rows = kRows - 2 * g.steps;
-      g.warps = g.warps_x * ((g.height + out_rows - 1) / out_rows);
-      const unsigned blocks =
-          (static_cast<unsigned>(g.warps) + kWarpsPerBlock - 1) / kWarpsPerBlock;
-      bitsliced_steps<Torus>
-          <<<blocks, kWarpsPerBlock * kLanes, 0, stream()>>>(current(), next(), g, rule);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-      generations -= static_cast<std::uint64_t>(g.steps);
-    }
+    g.steps = static_cast<int>(generations);
+    const int out_rows = kRows - 2 * g.steps;
+    g.warps = g.warps_x * ((g.height + out_rows - 1) / out_rows);
+    const unsigned blocks = (static_cast<unsigned>(g.warps) + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    bitsliced_steps<Torus><<<blocks, kWarpsPerBlock * kLanes, 0, stream>>>(in, out, g, rule);
   }
 
   int steps_per_launch_;

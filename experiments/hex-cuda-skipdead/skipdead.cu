@@ -122,17 +122,14 @@ private:
   [[nodiscard]] int width() const { return static_cast<int>(problem().shape.width); }
   [[nodiscard]] int height() const { return static_cast<int>(problem().shape.height); }
 
-  void launch(std::uint64_t generations) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     const auto kernel =
         problem().boundary == Boundary::torus ? skipdead_step<true> : skipdead_step<false>;
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      kernel<<<grid_dim(), block_dim(), 0, stream()>>>(current(), next(), width(), height(),
-                                                       live_[live_current_].data(),
-                                                       live_[1 - live_current_].data(), blocks_);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-      live_current_ = 1 - live_current_;
-    }
+    kernel<<<grid_dim(), block_dim(), 0, stream>>>(in, out, width(), height(),
+                                                   live_[live_current_].data(),
+                                                   live_[1 - live_current_].data(), blocks_);
+    live_current_ = 1 - live_current_;
   }
 
   Blocks blocks_;

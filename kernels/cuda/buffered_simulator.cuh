@@ -56,6 +56,8 @@ protected:
   [[nodiscard]] std::size_t words() const { return buffers_[0].size(); }
   [[nodiscard]] std::size_t state_bytes() const { return buffers_[0].bytes(); }
   [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
+  /// The buffer that holds the current generation.
+  [[nodiscard]] const Word* current() const { return buffers_[current_].data(); }
   void synchronize() const { stream_.synchronize(); }
 
   /// The state from `words()` host words, and back.

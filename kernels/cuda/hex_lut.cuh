@@ -49,17 +49,17 @@ protected:
   [[nodiscard]] cuda::DeviceBuffer<std::uint8_t>& table() { return table_; }
 
 private:
-  void launch(std::uint64_t generations) override {
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
     const Shape& shape = problem().shape;
     const auto columns = static_cast<int>(words_per_row<std::uint8_t>(shape.width));
     const auto height = static_cast<int>(shape.height);
     const dim3 block(lut_block_x, lut_block_y);
     const dim3 grid((static_cast<unsigned>(columns) + lut_block_x - 1) / lut_block_x,
                     (static_cast<unsigned>(height) + lut_block_y - 1) / lut_block_y);
-    launch_per_generation(generations, grid, block,
-                          problem().boundary == Boundary::torus ? lut_step<true, Lookup>
-                                                                : lut_step<false, Lookup>,
-                          columns, height, table_.data(), last_mask_);
+    const auto kernel =
+        problem().boundary == Boundary::torus ? lut_step<true, Lookup> : lut_step<false, Lookup>;
+    kernel<<<grid, block, 0, stream>>>(in, out, columns, height, table_.data(), last_mask_);
   }
 
   cuda::DeviceBuffer<std::uint8_t> table_;

@@ -1,11 +1,12 @@
 // What the hex-cuda-* experiments share: a simulator holding two device grids
 // (one byte per cell, or rows packed into words as lifebench/packed.hpp packs
-// them), swapped after each generation and timed with CUDA events; and the
+// them) on cuda::BufferedSimulator; and the
 // six-neighbour count of a byte-per-cell grid (Golly's H neighbourhood, see
 // common/hex.hpp), wrapped on a torus or zero outside a plane.
 #pragma once
 
 #include "common/hex.hpp"
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
@@ -22,102 +23,47 @@
 
 namespace lifebench::hex {
 
-/// Two device grids of `Word`s and the launches that advance them. With Word =
-/// std::uint8_t and Packed = false the layout is the canonical one byte per cell.
-template <class Word, bool Packed> class DeviceGridSimulator : public Simulator {
+/// Two device grids of `Word`s and the launches that advance them (launch()). With
+/// Word = std::uint8_t and Packed = false the layout is the canonical one byte per cell.
+/// bytes_per_generation(): each word read once and written once per generation, the
+/// least a kernel that makes one pass over the grid per generation moves.
+template <class Word, bool Packed>
+class DeviceGridSimulator : public cuda::BufferedSimulator<Word> {
 public:
   explicit DeviceGridSimulator(const Problem& problem)
-      : problem_(problem),
-        words_(Packed ? static_cast<std::size_t>(words_per_row<Word>(problem.shape.width) *
-                                                 problem.shape.height)
-                      : static_cast<std::size_t>(problem.shape.cells())),
-        buffers_{cuda::DeviceBuffer<Word>(words_), cuda::DeviceBuffer<Word>(words_)} {
+      : cuda::BufferedSimulator<Word>(
+            Packed ? static_cast<std::size_t>(words_per_row<Word>(problem.shape.width) *
+                                              problem.shape.height)
+                   : static_cast<std::size_t>(problem.shape.cells())),
+        problem_(problem) {
     static_assert(Packed || std::is_same_v<Word, std::uint8_t>);
   }
 
   void upload(const Grid& grid) override {
     if constexpr (Packed) {
-      const std::vector<Word> words = pack_rows<Word>(grid);
-      copy_in(words.data());
+      this->copy_in(pack_rows<Word>(grid).data());
     } else {
-      copy_in(grid.data());
+      this->copy_in(grid.data());
     }
   }
 
   Grid download() override {
     Grid grid(problem_.shape);
     if constexpr (Packed) {
-      std::vector<Word> words(words_);
-      copy_out(words.data());
-      unpack_rows<Word>(std::span<const Word>(words), grid);
+      std::vector<Word> packed(this->words());
+      this->copy_out(packed.data());
+      unpack_rows<Word>(std::span<const Word>(packed), grid);
     } else {
-      copy_out(grid.data());
+      this->copy_out(grid.data());
     }
     return grid;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    return cuda::device_info();
-  }
-  /// Each word read once and written once per generation: the least a kernel that
-  /// makes one pass over the grid per generation moves.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
-    return 2.0 * static_cast<double>(words_ * sizeof(Word));
-  }
-
 protected:
-  /// Enqueues `generations` generations on stream(); swaps with swap() as it goes.
-  virtual void launch(std::uint64_t generations) = 0;
-
-  /// One launch of `kernel(current(), next(), args...)` per generation, swapping after each.
-  template <class Kernel, class... Args>
-  void launch_per_generation(std::uint64_t generations, dim3 grid, dim3 block, Kernel kernel,
-                             Args... args) {
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      kernel<<<grid, block, 0, stream_.get()>>>(current(), next(), args...);
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-    }
-  }
-
   [[nodiscard]] const Problem& problem() const { return problem_; }
-  [[nodiscard]] std::size_t words() const { return words_; }
-  [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
-  [[nodiscard]] const Word* current() const { return buffers_[current_].data(); }
-  [[nodiscard]] Word* next() const { return buffers_[1 - current_].data(); }
-  void swap() { current_ = 1 - current_; }
 
 private:
-  void copy_in(const void* host) {
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), host, words_ * sizeof(Word),
-                                        cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();
-  }
-  void copy_out(void* host) {
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(host, buffers_[current_].data(), words_ * sizeof(Word),
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
-  }
-
   Problem problem_;
-  std::size_t words_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<Word>, 2> buffers_;
-  int current_ = 0;
 };
 
 /// Rows and columns of a cell's neighbours, wrapped (torus) or -1 outside (plane).
@@ -214,10 +160,10 @@ public:
                                                    cells_per_block.y)) {}
 
 private:
-  void launch(std::uint64_t generations) override {
-    launch_per_generation(generations, grid_, block_, kernel_,
-                          static_cast<int>(problem().shape.width),
-                          static_cast<int>(problem().shape.height));
+  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
+              cudaStream_t stream) override {
+    kernel_<<<grid_, block_, 0, stream>>>(in, out, static_cast<int>(problem().shape.width),
+                                          static_cast<int>(problem().shape.height));
   }
 
   Kernel kernel_;
