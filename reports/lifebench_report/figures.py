@@ -142,7 +142,7 @@ class Figure:
 
 
 def _problem(r: Result) -> tuple:
-    return (r.rule, r.shape, r.boundary, r.generations)
+    return (r.rule, r.shape, r.boundary, r.generations, r.density)
 
 
 def load_figures(folder: Path) -> list[Figure]:

@@ -596,7 +596,7 @@ def _configs(
             f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
             + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
             + f"<td>{esc(r.experiment)}</td><td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
-            f'<td><code>{esc(r.problem)}</code></td><td class="n">{esc(r.generations)}</td>'
+            f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")

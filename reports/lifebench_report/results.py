@@ -88,6 +88,19 @@ class Result:
         return _positive_int(self.raw.get("generations"))
 
     @property
+    def density(self) -> float | None:
+        """The soup density the sweep gave (its config_id then ends with |density=D);
+        None for the family's own soup density, as in every result written before."""
+        density = self.raw.get("density")
+        given = "|density=" in self.config_id
+        return float(density) if given and _is_number(density) else None
+
+    @property
+    def problem_text(self) -> str:
+        """The problem, with the soup density the sweep gave (sparse and dense soups differ)."""
+        return self.problem + (f" density {self.density:g}" if self.density is not None else "")
+
+    @property
     def backend(self) -> str:
         return _text(self.raw.get("backend")) or "?"
 
