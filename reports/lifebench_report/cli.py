@@ -104,7 +104,8 @@ def generate(
         plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
         for view in views:
             plot = f"{view.table.stem}.png"
-            plots.table_plot(view, stage / plot)
+            if not plots.table_plot(view, stage / plot):
+                plot = None
             (stage / view.table.page).write_text(
                 html.table_page(view, plot, generated), encoding="utf-8"
             )

@@ -20,7 +20,7 @@ from .tables import _STEM
 from .units import UNITS, NotConvertible, convert, unit_label
 
 _KEYS = {"title", "x", "y", "scale", "unit_label", "series", "log_x", "log_y", "baseline", "select"}
-_SELECT_KEYS = {"experiments", "shape", "rule", "boundary", "generations", "params"}
+_SELECT_KEYS = {"experiments", "shape", "rule", "boundary", "generations", "density", "params"}
 _FIELDS = ("experiment", "shape", "rule", "boundary", "generations")
 
 
@@ -74,6 +74,9 @@ class Figure:
             if key in wanted and getattr(result, key) != wanted[key]:
                 return False
         if "generations" in wanted and result.generations != wanted["generations"]:
+            return False
+        # Sparse and dense soups are different problems: none given keeps the family's soup.
+        if result.density != wanted.get("density"):
             return False
         params = result.params
         return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
@@ -235,6 +238,11 @@ def _select(select: Any, fail) -> dict[str, Any]:
         if isinstance(select["generations"], bool) or not isinstance(select["generations"], int):
             raise fail("'select.generations' must be an integer")
         out["generations"] = select["generations"]
+    if "density" in select:
+        density = select["density"]
+        if isinstance(density, bool) or not isinstance(density, (int, float)):
+            raise fail("'select.density' must be a number")
+        out["density"] = float(density)
     if "experiments" in select:
         names = select["experiments"]
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):

@@ -177,7 +177,7 @@ def now() -> str:
 # ----------------------------------------------------------------------------- table page
 
 
-def table_page(view: TableView, plot: str, generated: str) -> str:
+def table_page(view: TableView, plot: str | None, generated: str) -> str:
     t = view.table
     src = t.source
     citation = esc(src.get("citation", ""))
@@ -235,6 +235,14 @@ def table_page(view: TableView, plot: str, generated: str) -> str:
         )
 
     body.append("<h2>Published and measured</h2>")
+    # The chart first: a table with many rows pushes anything below it out of view.
+    if plot:
+        body.append(_img(plot, f"{t.source['table']}: published and measured values"))
+    else:
+        body.append(
+            '<p class="why">No chart: no cell has a published value or a verified measurement '
+            "in the table's unit yet.</p>"
+        )
     body.append(
         '<div class="grids">'
         + _grid(view, "published", f"Published <small>{label_html(t.label)}</small>")
@@ -257,7 +265,6 @@ def table_page(view: TableView, plot: str, generated: str) -> str:
     )
     if t.notes:
         body.append(f'<p class="lead">{label_html(t.notes)}</p>')
-    body.append(_img(plot, f"{t.source['table']}: published and measured values"))
     if t.model:
         body.append(_model_section(view))
 
@@ -343,8 +350,9 @@ def _entry_label(entry: Entry) -> str:
     extra = []
     if entry.ratio:
         extra.append(f"{entry.ratio[0]} / {entry.ratio[1]}")
-    if entry.problem:
-        extra.append(", ".join(f"{k} {v}" for k, v in entry.problem.items()))
+    if entry.problem:  # its own description says it all where given
+        problem = entry.problem
+        extra.append(problem.get("description") or ", ".join(f"{k} {v}" for k, v in problem.items()))
     if entry.unit:
         extra.append(entry.unit_label or entry.unit)
     if entry.note:

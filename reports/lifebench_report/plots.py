@@ -136,9 +136,9 @@ def throughput_plot(runs: list[Run], path: Path):
     _save(fig, path)
 
 
-def table_plot(view: TableView, path: Path):
-    """Published and measured values of the table's cells in the table's own unit."""
-    plt = _pyplot()
+def table_plot(view: TableView, path: Path) -> bool:
+    """Published and measured values of the table's cells in the table's own unit; False
+    (and no file) where no cell has either."""
     table = view.table
     cells = [
         c
@@ -147,6 +147,9 @@ def table_plot(view: TableView, path: Path):
         and (c.unit, c.scale) == (table.unit, table.scale)
         and (c.published is not None or c.value is not None)
     ]
+    if not cells:
+        return False
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
     width = 0.38
     xs = range(len(cells))
@@ -188,6 +191,7 @@ def table_plot(view: TableView, path: Path):
         _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
     )
     _save(fig, path)
+    return True
 
 
 def figure_plot(figure: Figure, points: list[Point], path: Path):

@@ -113,7 +113,8 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual(len(calls), 5)
         self.assertEqual(calls[0], {"params": {"mode": "ok", "threads": "1"},
                                     "problem": "B3/S23:T16,16", "generations": "4",
-                                    "repetitions": "3", "warmup": "0"})
+                                    "repetitions": "3", "warmup": "0",
+                                    "density": None})  # none given: the family's own soup
         self.assertEqual(calls[4]["repetitions"], "5")  # defaults
         self.assertEqual(calls[4]["warmup"], "1")
 

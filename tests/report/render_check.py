@@ -159,8 +159,10 @@ class Checker:
                 self.fail(page.name, "missing")
                 continue
             root = self.page_dom(page)
-            self.check_table(stem, root)
-            self.check_plots(page.name, page, root)
+            if self.check_table(stem, root):
+                self.check_plots(page.name, page, root)
+            elif root.find("img") or "No chart" not in root.text:
+                self.fail(page.name, "nothing to chart, but no 'No chart' line in place of a plot")
         return self.failures
 
     def page_dom(self, page: Path) -> dom.Node:
@@ -175,7 +177,8 @@ class Checker:
 
     # ------------------------------------------------------------------ tables
 
-    def check_table(self, stem: str, root: dom.Node):
+    def check_table(self, stem: str, root: dom.Node) -> bool:
+        """Checks the three grids; True where a cell has a value to chart."""
         page = f"{stem}.html"
         with (self.tables / f"{stem}.toml").open("rb") as f:
             spec = tomllib.load(f)
@@ -237,6 +240,10 @@ class Checker:
             for key in self.expect:
                 if key not in measured:
                     self.fail(page, f"expected cell {key} is not in the page")
+        plain = [r for r in rows if "ratio" not in r]
+        return any(p != "-" for r in plain for p in r["published"]) or any(
+            measured.get((r["name"], c)) is not None for r in plain for c in columns
+        )
 
     def check_measured(self, page: str, where: str, key, cell: dom.Node) -> float | None:
         status = cell.attrs.get("data-status")

@@ -726,6 +726,31 @@ class FiguresTest(TempDir):
         self.assertEqual(points, [("naive", 10.0, 40.0), ("naive", 100.0, 50.0)])
         self.assertEqual(figure.y_label, "speed-up over serial")
 
+    def test_baseline_on_the_same_soup_density(self):
+        folder = self.write_figure(
+            'title = "s"\nx = "generations"\nbaseline = "serial"\n[select]\ndensity = 0.001\n'
+        )
+
+        def sparse(result):  # as the driver writes a run that gives density = 0.001
+            result["config_id"] += "|density=0.001"
+            result["density"] = 0.001
+            return result
+
+        r = synthetic.result
+        runs = self.run_of(
+            [
+                r("serial", generations=10, rate=1e6),
+                sparse(r("serial", generations=10, rate=1e7)),
+                r("naive", generations=10, rate=4e7),
+                sparse(r("naive", generations=10, rate=1e9)),
+            ]
+        )
+        (figure,) = figures.load_figures(folder)
+        # The sparse result over the sparse baseline; the dense ones are not selected.
+        self.assertEqual([(p.series, p.y) for p in figure.points(runs)], [("naive", 100.0)])
+        self.assertEqual(runs[0].results[3].problem_text, "B3/S23:T16384,16384 density 0.001")
+        self.assertEqual(runs[0].results[2].problem_text, "B3/S23:T16384,16384")
+
     def test_figure_in_the_report(self):
         plots = self.write_figure('title = "By size"\nx = "cells"\ny = "ms/gen"\nlog_x = true\n')
         res = synthetic.standard_run(self.tmp / "results")
