@@ -31,8 +31,10 @@ constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
 /// wide_steps (rows in registers) or wavefront_steps (rows streamed).
 enum class Schedule { registers, wavefront };
 
-/// How the west and east neighbour words are shifted into place.
-enum class Shifts { funnel, multiply };
+/// How the west and east neighbour words are shifted into place: both by funnel
+/// shifts (ALU pipe, with LOP3), both by multiply-adds (FMA pipe), or mixed: west
+/// by a funnel shift, east by multiply-adds (IMAD.HI is slow, so only one of them).
+enum class Shifts { funnel, multiply, mixed };
 
 /// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
 struct Multipliers {
@@ -47,6 +49,8 @@ __device__ __forceinline__ life::RowSum row_sum(std::uint32_t x, Multipliers m) 
   const std::uint32_t right = __shfl_down_sync(kFullMask, x, 1); // lane 31: likewise
   if constexpr (How == Shifts::funnel) {
     return life::row_sum(life::west(x, left), x, life::east(x, right));
+  } else if constexpr (How == Shifts::mixed) {
+    return life::row_sum(life::west(x, left), x, life::east_multiply(x, right, m.half));
   } else {
     return life::row_sum(life::west_multiply(x, left, m.two), x,
                          life::east_multiply(x, right, m.half));
@@ -176,7 +180,9 @@ Schedule schedule(const Params& params) {
   return params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers;
 }
 Shifts shifts(const Params& params) {
-  return params.get("shifts") == "multiply" ? Shifts::multiply : Shifts::funnel;
+  const std::string how = params.get("shifts");
+  if (how == "multiply") return Shifts::multiply;
+  return how == "mixed" ? Shifts::mixed : Shifts::funnel;
 }
 int steps_per_launch(const Params& params) {
   return static_cast<int>(params.get_int("steps_per_launch"));
@@ -203,29 +209,33 @@ public:
 
 private:
   void launch(std::uint64_t generations) override {
-    const bool multiply = how_ == Shifts::multiply;
+    switch (how_) {
+    case Shifts::funnel:
+      launch_shifts<Shifts::funnel>(generations);
+      break;
+    case Shifts::multiply:
+      launch_shifts<Shifts::multiply>(generations);
+      break;
+    default:
+      launch_shifts<Shifts::mixed>(generations);
+      break;
+    }
+  }
+
+  template <Shifts How> void launch_shifts(std::uint64_t generations) {
     if (schedule_ == Schedule::wavefront) {
-      if (steps_ == 8) {
-        multiply ? launch_wavefront<8, Shifts::multiply>(generations)
-                 : launch_wavefront<8, Shifts::funnel>(generations);
-      } else {
-        multiply ? launch_wavefront<16, Shifts::multiply>(generations)
-                 : launch_wavefront<16, Shifts::funnel>(generations);
-      }
+      steps_ == 8 ? launch_wavefront<8, How>(generations) : launch_wavefront<16, How>(generations);
       return;
     }
     switch (rows_) {
     case 64:
-      multiply ? launch_all<64, Shifts::multiply>(generations)
-               : launch_all<64, Shifts::funnel>(generations);
+      launch_all<64, How>(generations);
       break;
     case 128:
-      multiply ? launch_all<128, Shifts::multiply>(generations)
-               : launch_all<128, Shifts::funnel>(generations);
+      launch_all<128, How>(generations);
       break;
     default:
-      multiply ? launch_all<192, Shifts::multiply>(generations)
-               : launch_all<192, Shifts::funnel>(generations);
+      launch_all<192, How>(generations);
       break;
     }
   }
@@ -333,9 +343,10 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                              "rows_per_thread / 2; wavefront: 8 or 16"},
              {.name = "shifts",
               .default_value = "funnel",
-              .allowed = {"funnel", "multiply"},
+              .allowed = {"funnel", "multiply", "mixed"},
               .description = "west and east neighbour words by funnel shifts (ALU pipe, as "
-                             "LOP3) or by multiply-adds (FMA pipe)"}},
+                             "LOP3), by multiply-adds (FMA pipe), or west by a funnel shift "
+                             "and east by multiply-adds"}},
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(
