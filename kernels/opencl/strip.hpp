@@ -55,7 +55,8 @@ inline cl::Program strip_program(const StripTechnique& technique, const Problem&
                                  const StripShape& shape, Runtime& runtime) {
   const std::string options = rule_options(problem) + " -DPAD=" + std::to_string(shape.steps) +
                               " -DGROUP=" + std::to_string(shape.group) +
-                              " -DWPT=" + std::to_string(shape.wpt);
+                              " -DWPT=" + std::to_string(shape.wpt) +
+                              runtime.register_cap_option(shape.group);
   return runtime.program(technique.kernel, source(technique.kernel), options);
 }
 
