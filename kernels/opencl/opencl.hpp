@@ -28,7 +28,6 @@
 #include <CL/opencl.hpp>
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -322,21 +321,6 @@ public:
   [[nodiscard]] cl::CommandQueue profiling_queue() const {
     return call("creating an OpenCL queue",
                 [&] { return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE); });
-  }
-
-  /// A build option capping the registers of one work-item so that `group` of them fit
-  /// one work-group, where the device takes NVIDIA's compiler options; "" elsewhere.
-  /// (NVIDIA's compiler does not budget registers by reqd_work_group_size: without the
-  /// cap a 512-item kernel may be built for at most 256.)
-  [[nodiscard]] std::string register_cap_option(std::int64_t group) const {
-    const auto extensions = device_.getInfo<CL_DEVICE_EXTENSIONS>();
-    if (group < 1 || extensions.find("cl_nv_compiler_options") == std::string::npos ||
-        extensions.find("cl_nv_device_attribute_query") == std::string::npos) {
-      return "";
-    }
-    const auto registers = device_.getInfo<CL_DEVICE_REGISTERS_PER_BLOCK_NV>();
-    const auto cap = std::min<cl_uint>(255, registers / static_cast<cl_uint>(group));
-    return " -cl-nv-maxrregcount=" + std::to_string(cap);
   }
 
   /// `source` built with `options` for the device, from the cache when it was built
