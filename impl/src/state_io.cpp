@@ -3,7 +3,9 @@
 
 #include "lifebench/error.hpp"
 #include "lifebench/format3d.hpp"
+#include "lifebench/packed.hpp"
 #include "lifebench/rle.hpp"
+#include "lifebench/universe.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +16,7 @@
 namespace lifebench {
 namespace {
 
-enum class Format { rle, cube };
+enum class Format { rle, cube, universe };
 
 Format format_of(const std::filesystem::path& path) {
   std::string extension = path.extension().string();
@@ -22,8 +24,9 @@ Format format_of(const std::filesystem::path& path) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension == ".rle") return Format::rle;
   if (extension == ".dat" || extension == ".bin") return Format::cube;
+  if (extension == ".lbu") return Format::universe;
   throw Error(path.string() + ": unknown extension \"" + path.extension().string() +
-              "\": use .rle (2D) or .dat/.bin (3D)");
+              "\": use .rle (2D), .lbu (2D universe file) or .dat/.bin (3D)");
 }
 
 State read_rle_state(std::istream& in, const std::filesystem::path& path,
@@ -69,6 +72,31 @@ State read_cube_state(std::istream& in, const std::filesystem::path& path,
                universe.generation};
 }
 
+/// A whole universe file in memory (small cases; large ones are streamed by row bands).
+State read_universe_state(const std::filesystem::path& path,
+                          const std::optional<std::string>& rule_override) {
+  UniverseReader reader(path);
+  Problem problem = reader.header().problem;
+  if (rule_override) {
+    const RuleSpec spec = parse_rule_spec(*rule_override);
+    if (spec.rule.topology != Topology::square) {
+      throw Error(path.string() + ": the rule " + spec.rule.to_string() +
+                  " cannot run a square-grid universe");
+    }
+    if (spec.shape && *spec.shape != problem.shape) {
+      throw Error(path.string() + ": the rule's bounded grid " + spec.shape->to_string() +
+                  " differs from the file's " + problem.shape.to_string());
+    }
+    problem = Problem{spec.rule, problem.shape, spec.shape ? spec.boundary : problem.boundary};
+  }
+  Grid grid(problem.shape); // first: it refuses a grid larger than the host's memory
+  std::vector<std::uint64_t> words(
+      static_cast<std::size_t>(problem.shape.height * reader.header().words_per_row()));
+  reader.read_rows(0, problem.shape.height, words);
+  unpack_rows<std::uint64_t>(words, grid);
+  return State{problem, std::move(grid), reader.header().generation};
+}
+
 } // namespace
 
 State read_state(const std::filesystem::path& path,
@@ -78,15 +106,26 @@ State read_state(const std::filesystem::path& path,
   if (!in) {
     throw Error("cannot read " + path.string() + ": " + std::generic_category().message(errno));
   }
-  return format == Format::rle ? read_rle_state(in, path, rule_override)
-                               : read_cube_state(in, path, rule_override);
+  switch (format) {
+  case Format::rle:
+    return read_rle_state(in, path, rule_override);
+  case Format::cube:
+    return read_cube_state(in, path, rule_override);
+  case Format::universe:
+    break;
+  }
+  return read_universe_state(path, rule_override);
 }
 
 void write_state(const std::filesystem::path& path, const State& state) {
   const Format format = format_of(path);
   const bool cube = state.problem.rule.topology == Topology::cube;
-  if (format == Format::rle && cube) {
-    throw Error(path.string() + ": a 3D state cannot be written as RLE: use .dat or .bin");
+  if (format != Format::cube && cube) {
+    throw Error(path.string() + ": a 3D state cannot be written as RLE or a universe file: "
+                                "use .dat or .bin");
+  }
+  if (format == Format::universe && state.problem.rule.topology != Topology::square) {
+    throw Error(path.string() + ": a universe file holds square-grid states only: use .rle");
   }
   if (format == Format::cube && !cube) {
     throw Error(path.string() + ": a 2D state cannot be written in the 3D format: use .rle");
@@ -94,6 +133,12 @@ void write_state(const std::filesystem::path& path, const State& state) {
   if (state.grid.shape() != state.problem.shape) {
     throw Error(path.string() + ": the grid is " + state.grid.shape().to_string() +
                 " but the problem is " + state.problem.shape.to_string());
+  }
+  if (format == Format::universe) {
+    const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+    write_universe(path, UniverseHeader{state.problem, state.generation},
+                   [&](const RowSink& sink) { sink(words); });
+    return;
   }
   write_file_atomically(path, [&](std::ostream& out) {
     if (format == Format::rle) {

@@ -111,6 +111,34 @@ class RunReal(lbtest.CliTestCase):
         self.assertIn("'q'", line)
         self.assertNoOutput()
 
+    def test_universe_files(self):
+        # RLE -> universe file -> 4 generations -> RLE: the glider one cell down-right.
+        glider = os.path.join(lbtest.DATASETS_DIR, "glider.rle")
+        universe = self.box.path("glider.lbu")
+        proc = self.box.run("run", "--impl", "cpu-trivial", "--experiments", self.folder,
+                            "--input", glider, "--generations", "0", "--output", universe)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        home = {(32, 31), (33, 32), (31, 33), (32, 33), (33, 33)}
+        self.assertEqual(self.advance(universe, 4)[0], {(x + 1, y + 1) for x, y in home})
+        os.remove(self.box.path("out.rle"))
+
+        with open(universe, "rb") as f:
+            data = f.read()
+        truncated = self.box.path("truncated.lbu")
+        with open(truncated, "wb") as f:
+            f.write(data[:-8])
+        self.assertOneErrorLine(self.run_trivial("--input", truncated, "--generations", "1"),
+                                truncated, "(truncated)")
+        # A universe of 10^12 cells (a sparse file): refused before reading, not the OOM killer.
+        huge = self.box.path("huge.lbu")
+        header = b"lifebench-universe 1\nrule B3/S23:T1000000,1000000\ngeneration 0\n"
+        with open(huge, "wb") as f:
+            f.write(header.ljust(4095) + b"\n")
+            f.truncate(4096 + 1000000 * 15625 * 8)
+        self.assertOneErrorLine(self.run_trivial("--input", huge, "--generations", "1"),
+                                "1000000x1000000", "MiB of host memory")
+        self.assertNoOutput()
+
     def test_unknown_rule(self):
         self.assertOneErrorLine(self.run_trivial("--soup", "16x16,0.5,1", "--rule",
                                                  "B3/S23Q:T16,16", "--generations", "1"),

@@ -17,46 +17,7 @@ namespace fs = std::filesystem;
 using testing::dataset;
 using testing::grid_with;
 
-/// A fresh directory per test, removed afterwards.
-class StateIo : public ::testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("lifebench-test-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  [[nodiscard]] fs::path file(const std::string& name) const { return dir_ / name; }
-
-  static void write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string contents(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-  [[nodiscard]] std::vector<std::string> listing() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  /// The message of the Error that `call` throws.
-  template <typename Call> static std::string error_of(Call call) {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return {};
-  }
-
-  fs::path dir_;
-};
+using StateIo = testing::TempDirTest;
 
 TEST_F(StateIo, GliderDataset) {
   const State state = read_state(dataset("glider.rle"), std::nullopt);
@@ -135,9 +96,10 @@ TEST_F(StateIo, FileErrors) {
   EXPECT_EQ(error_of([&] { read_state(file("missing.rle"), std::nullopt); }),
             "cannot read " + file("missing.rle").string() + ": No such file or directory");
   write(file("pattern.txt"), "x = 1, y = 1\no!\n");
-  EXPECT_EQ(error_of([&] { read_state(file("pattern.txt"), std::nullopt); }),
-            file("pattern.txt").string() +
-                ": unknown extension \".txt\": use .rle (2D) or .dat/.bin (3D)");
+  EXPECT_EQ(
+      error_of([&] { read_state(file("pattern.txt"), std::nullopt); }),
+      file("pattern.txt").string() +
+          ": unknown extension \".txt\": use .rle (2D), .lbu (2D universe file) or .dat/.bin (3D)");
   EXPECT_THROW(read_state(file("no-extension"), std::nullopt), Error);
 }
 

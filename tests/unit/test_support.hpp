@@ -1,10 +1,17 @@
-// Helpers shared by the unit tests: grids drawn as text, and dataset paths.
+// Helpers shared by the unit tests: grids drawn as text, dataset paths, and a
+// fixture with a fresh directory per test.
 #pragma once
 
+#include "lifebench/error.hpp"
 #include "lifebench/grid.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <iterator>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -51,6 +58,48 @@ inline Grid grid_with(Shape shape, const std::vector<std::vector<std::int64_t>>&
 inline std::filesystem::path dataset(const std::string& name) {
   return std::filesystem::path(LIFEBENCH_DATASETS_DIR) / name;
 }
+
+/// A fresh directory per test, removed afterwards.
+class TempDirTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("lifebench-test-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  [[nodiscard]] std::filesystem::path file(const std::string& name) const { return dir_ / name; }
+
+  static void write(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  static std::string contents(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  [[nodiscard]] std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  /// The message of the Error that `call` throws.
+  template <typename Call> static std::string error_of(Call call) {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return {};
+  }
+
+  std::filesystem::path dir_;
+};
 
 } // namespace testing
 } // namespace lifebench

@@ -1,5 +1,6 @@
 // Files the CLI reads and writes, by extension: ".rle" (2D, rule and bound in
-// the header) and ".dat"/".bin" (3D HPCGame format, rule B6/S567/3D unless given).
+// the header), ".lbu" (2D universe file, universe.hpp; read whole here) and
+// ".dat"/".bin" (3D HPCGame format, rule B6/S567/3D unless given).
 // Outputs are written to a temporary file beside the target and renamed into
 // place, so a failure never leaves a half-written file.
 #pragma once

@@ -1,0 +1,62 @@
+// Universe files (".lbu"): bit-packed square-grid universes too large for memory,
+// read and written a band of rows at a time (seed 003 Section 8 keeps its 2^38-cell
+// universe on disk). Layout, little-endian:
+//
+//   lifebench-universe 1\n          header lines, padded with spaces to
+//   rule B3/S23:T1048576,1048576\n  kUniverseDataOffset - 1 bytes, then '\n'
+//   generation 16384\n
+//   <rows>                          height rows of words_per_row<uint64_t>(width)
+//                                   words, packed as pack_rows() packs them
+//
+// The data starts at a page boundary so that rows can be read without copying.
+// A file is only ever written whole, through a temporary renamed into place.
+#pragma once
+
+#include "lifebench/problem.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <span>
+
+namespace lifebench {
+
+inline constexpr std::int64_t kUniverseDataOffset = 4096;
+
+struct UniverseHeader {
+  Problem problem; ///< a square-grid rule on a bounded grid
+  std::uint64_t generation = 0;
+
+  [[nodiscard]] std::int64_t words_per_row() const; ///< 64-bit words of one row
+  [[nodiscard]] std::int64_t file_bytes() const;    ///< the whole file's size
+};
+
+/// An open universe file, checked: its header parses and its size is exactly what the
+/// header implies (a truncated or extended file is refused). Throws Error.
+class UniverseReader {
+public:
+  explicit UniverseReader(const std::filesystem::path& path);
+
+  [[nodiscard]] const UniverseHeader& header() const { return header_; }
+
+  /// Rows y .. y + count - 1 (0 <= y, y + count <= height) into `out`, which holds
+  /// count * words_per_row() words.
+  void read_rows(std::int64_t y, std::int64_t count, std::span<std::uint64_t> out);
+
+private:
+  std::filesystem::path path_;
+  std::ifstream in_;
+  UniverseHeader header_;
+};
+
+/// Receives the rows of a universe in order, any number of whole rows per call.
+using RowSink = std::function<void(std::span<const std::uint64_t>)>;
+
+/// Writes a universe to `path` atomically: `rows` must emit all its rows, in order,
+/// through the sink it is given. If it throws or emits too few or too many rows,
+/// `path` is left as it was and the error propagates.
+void write_universe(const std::filesystem::path& path, const UniverseHeader& header,
+                    const std::function<void(const RowSink&)>& rows);
+
+} // namespace lifebench

@@ -1,0 +1,182 @@
+// Universe files: the header, checked reads of row bands, atomic whole-file writes.
+#include "lifebench/universe.hpp"
+
+#include "lifebench/error.hpp"
+#include "lifebench/packed.hpp"
+#include "lifebench/state_io.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "universe files hold little-endian words, written as they lie in memory");
+
+constexpr std::string_view kMagic = "lifebench-universe 1";
+
+std::string os_reason() {
+  return std::generic_category().message(errno);
+}
+
+std::string header_text(const UniverseHeader& header) {
+  std::string text = std::string(kMagic) + "\nrule " + header.problem.to_string() +
+                     "\ngeneration " + std::to_string(header.generation) + "\n";
+  if (static_cast<std::int64_t>(text.size()) >= kUniverseDataOffset) {
+    throw Error("universe header too long: " + std::to_string(text.size()) + " bytes");
+  }
+  text.resize(static_cast<std::size_t>(kUniverseDataOffset - 1), ' ');
+  return text + "\n";
+}
+
+/// The header's "key value" line `index`, or an Error naming what is wrong.
+std::string_view line_value(const std::vector<std::string_view>& lines, std::size_t index,
+                            std::string_view key, const std::string& where) {
+  if (index >= lines.size() || !lines[index].starts_with(key) ||
+      lines[index].size() <= key.size() || lines[index][key.size()] != ' ') {
+    throw Error(where + ": header line " + std::to_string(index + 1) + " must be \"" +
+                std::string(key) + " ...\"");
+  }
+  return lines[index].substr(key.size() + 1);
+}
+
+UniverseHeader parse_header(std::string_view text, const std::string& where) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) break;
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.empty() || lines[0] != kMagic) {
+    throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
+                "\")");
+  }
+  const RuleSpec spec = parse_rule_spec(line_value(lines, 1, "rule", where));
+  if (spec.rule.topology != Topology::square || !spec.shape) {
+    throw Error(where + ": the rule must be a square-grid rule on a bounded grid, e.g. "
+                        "B3/S23:T1024,1024");
+  }
+  const std::string_view generation = line_value(lines, 2, "generation", where);
+  UniverseHeader header{Problem{spec.rule, *spec.shape, spec.boundary}, 0};
+  const auto [end, error] =
+      std::from_chars(generation.data(), generation.data() + generation.size(), header.generation);
+  if (error != std::errc{} || end != generation.data() + generation.size()) {
+    throw Error(where + ": bad generation \"" + std::string(generation) + "\"");
+  }
+  for (std::size_t i = 3; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(' ') != std::string_view::npos) {
+      throw Error(where + ": unexpected header line " + std::to_string(i + 1));
+    }
+  }
+  return header;
+}
+
+/// Throws if a row's bits past the width are set: the file is corrupt (or a kernel is).
+void check_padding(std::span<const std::uint64_t> rows, const UniverseHeader& header,
+                   std::int64_t first_row, const std::string& where) {
+  const std::int64_t width = header.problem.shape.width;
+  const std::int64_t row_words = header.words_per_row();
+  if (width % 64 == 0) return;
+  const std::uint64_t outside = ~std::uint64_t{0} << (width % 64);
+  for (std::size_t r = 0; r < rows.size() / static_cast<std::size_t>(row_words); ++r) {
+    if ((rows[(r + 1) * static_cast<std::size_t>(row_words) - 1] & outside) != 0) {
+      throw Error(where + ": row " + std::to_string(first_row + static_cast<std::int64_t>(r)) +
+                  " has cells set past the width " + std::to_string(width));
+    }
+  }
+}
+
+} // namespace
+
+std::int64_t UniverseHeader::words_per_row() const {
+  return lifebench::words_per_row<std::uint64_t>(problem.shape.width);
+}
+
+std::int64_t UniverseHeader::file_bytes() const {
+  const std::int64_t row_bytes = words_per_row() * 8;
+  if (problem.shape.height >
+      (std::numeric_limits<std::int64_t>::max() - kUniverseDataOffset) / row_bytes) {
+    throw Error("universe " + problem.shape.to_string() + " is too large for a file");
+  }
+  return kUniverseDataOffset + problem.shape.height * row_bytes;
+}
+
+UniverseReader::UniverseReader(const std::filesystem::path& path)
+    : path_(path), in_(path, std::ios::binary) {
+  if (!in_) throw Error("cannot read " + path.string() + ": " + os_reason());
+  std::string text(static_cast<std::size_t>(kUniverseDataOffset), '\0');
+  in_.read(text.data(), kUniverseDataOffset);
+  const std::int64_t got = in_.gcount();
+  const std::string where = path.string();
+  if (got < kUniverseDataOffset || text.back() != '\n') {
+    if (got >= static_cast<std::int64_t>(kMagic.size()) &&
+        std::string_view(text).starts_with(kMagic)) {
+      throw Error(where + ": truncated header (" + std::to_string(got) + " of " +
+                  std::to_string(kUniverseDataOffset) + " bytes)");
+    }
+    throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
+                "\")");
+  }
+  header_ = parse_header(text, where);
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  if (error) throw Error("cannot read the size of " + where + ": " + error.message());
+  const std::int64_t want = header_.file_bytes();
+  if (static_cast<std::int64_t>(size) != want) {
+    throw Error(where + ": " + std::to_string(size) + " bytes, but " +
+                header_.problem.shape.to_string() + " needs " + std::to_string(want) +
+                (static_cast<std::int64_t>(size) < want ? " (truncated)" : " (trailing data)"));
+  }
+}
+
+void UniverseReader::read_rows(std::int64_t y, std::int64_t count, std::span<std::uint64_t> out) {
+  const std::int64_t row_words = header_.words_per_row();
+  if (y < 0 || count < 0 || y + count > header_.problem.shape.height ||
+      static_cast<std::int64_t>(out.size()) != count * row_words) {
+    throw Error(path_.string() + ": bad row range " + std::to_string(y) + " + " +
+                std::to_string(count));
+  }
+  in_.seekg(kUniverseDataOffset + y * row_words * 8);
+  in_.read(reinterpret_cast<char*>(out.data()), count * row_words * 8);
+  if (!in_ || in_.gcount() != count * row_words * 8) {
+    throw Error("cannot read rows " + std::to_string(y) + " .. " + std::to_string(y + count - 1) +
+                " of " + path_.string() + ": " + os_reason());
+  }
+  check_padding(out, header_, y, path_.string());
+}
+
+void write_universe(const std::filesystem::path& path, const UniverseHeader& header,
+                    const std::function<void(const RowSink&)>& rows) {
+  const std::string text = header_text(header);
+  const std::int64_t row_words = header.words_per_row();
+  const std::int64_t height = header.problem.shape.height;
+  write_file_atomically(path, [&](std::ostream& out) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::int64_t written = 0; // rows
+    rows([&](std::span<const std::uint64_t> words) {
+      const auto size = static_cast<std::int64_t>(words.size());
+      if (size % row_words != 0 || written + size / row_words > height) {
+        throw Error(path.string() + ": " + std::to_string(size) + " words after row " +
+                    std::to_string(written) + " are not whole rows of the " +
+                    header.problem.shape.to_string() + " universe");
+      }
+      check_padding(words, header, written, path.string());
+      out.write(reinterpret_cast<const char*>(words.data()), size * 8);
+      if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
+      written += size / row_words;
+    });
+    if (written != height) {
+      throw Error(path.string() + ": " + std::to_string(written) + " of " + std::to_string(height) +
+                  " rows written");
+    }
+  });
+}
+
+} // namespace lifebench

@@ -1,0 +1,145 @@
+// Universe files: round trips, the exact layout, and every way a file can be wrong.
+#include "lifebench/error.hpp"
+#include "lifebench/packed.hpp"
+#include "lifebench/soup.hpp"
+#include "lifebench/state_io.hpp"
+#include "lifebench/universe.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace lifebench {
+namespace {
+
+using Universe = testing::TempDirTest;
+
+State soup_state(const std::string& spec, std::uint64_t generation) {
+  const RuleSpec rule = parse_rule_spec(spec);
+  const Problem problem{rule.rule, *rule.shape, rule.boundary};
+  return State{problem, make_soup(SoupSpec{problem.shape, 0.4, 7}), generation};
+}
+
+TEST_F(Universe, RoundTripsThroughStateFiles) {
+  for (const std::string spec : {"B3/S23:T100,7", "B36/S23:P64,3", "B3/S23:T1,1", "B2/S:T130,65"}) {
+    const State state = soup_state(spec, 12345);
+    write_state(file("u.lbu"), state);
+    const State back = read_state(file("u.lbu"), std::nullopt);
+    EXPECT_EQ(back.problem, state.problem) << spec;
+    EXPECT_EQ(back.generation, 12345U);
+    EXPECT_EQ(back.grid, state.grid) << spec;
+    // And on to RLE and back: the conversion for small cases.
+    write_state(file("u.rle"), back);
+    EXPECT_EQ(read_state(file("u.rle"), std::nullopt).grid, state.grid) << spec;
+  }
+  EXPECT_EQ(listing(), (std::vector<std::string>{"u.lbu", "u.rle"})); // no temporaries left
+}
+
+TEST_F(Universe, LayoutIsHeaderPageThenPackedRows) {
+  const State state = soup_state("B3/S23:T100,7", 3);
+  write_state(file("u.lbu"), state);
+  const std::string bytes = contents(file("u.lbu"));
+  ASSERT_EQ(static_cast<std::int64_t>(bytes.size()), kUniverseDataOffset + 7 * 2 * 8);
+  EXPECT_TRUE(bytes.starts_with("lifebench-universe 1\nrule B3/S23:T100,7\ngeneration 3\n "));
+  EXPECT_EQ(bytes[kUniverseDataOffset - 1], '\n');
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  EXPECT_EQ(bytes.substr(kUniverseDataOffset),
+            std::string(reinterpret_cast<const char*>(words.data()), words.size() * 8));
+
+  UniverseReader reader(file("u.lbu"));
+  std::vector<std::uint64_t> band(3 * 2);
+  reader.read_rows(2, 3, band);
+  EXPECT_TRUE(std::equal(band.begin(), band.end(), words.begin() + 2 * 2));
+  EXPECT_THROW(reader.read_rows(5, 3, band), Error); // past the last row
+  EXPECT_THROW(reader.read_rows(0, 2, band), Error); // wrong buffer size
+}
+
+TEST_F(Universe, BadFilesAreOneClearError) {
+  write_state(file("good.lbu"), soup_state("B3/S23:T100,7", 0));
+  const std::string good = contents(file("good.lbu"));
+  const auto with_header = [&](const std::string& header) {
+    std::string text = header;
+    text.resize(static_cast<std::size_t>(kUniverseDataOffset - 1), ' ');
+    return text + "\n" + good.substr(kUniverseDataOffset);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {good.substr(0, good.size() - 5), "(truncated)"},
+      {good + "x", "(trailing data)"},
+      {good.substr(0, 100), "truncated header"},
+      {"x RLE maybe", "not a universe file"},
+      {"", "not a universe file"},
+      {with_header("lifebench-universe 2\nrule B3/S23:T100,7\ngeneration 0\n"), "not a universe"},
+      {with_header("lifebench-universe 1\nrule B3/S23\ngeneration 0\n"), "bounded grid"},
+      {with_header("lifebench-universe 1\nrule B6/S567/3D:T4,4,4\ngeneration 0\n"), "square-grid"},
+      {with_header("lifebench-universe 1\nrule B3/S23:T100,7\ngeneration -1\n"), "generation"},
+      {with_header("lifebench-universe 1\nrule B3/S23:T100,7\n"), "generation"},
+      {with_header("lifebench-universe 1\nrule B3/S23:T100,7\ngeneration 0\nextra\n"),
+       "unexpected header line 4"},
+      {with_header("lifebench-universe 1\nrule B3/S23:T100,8\ngeneration 0\n"), "(truncated)"},
+  };
+  for (const auto& [text, says] : cases) {
+    write(file("bad.lbu"), text);
+    const std::string message = error_of([&] { (void)read_state(file("bad.lbu"), std::nullopt); });
+    EXPECT_NE(message.find(says), std::string::npos) << message;
+    EXPECT_NE(message.find("bad.lbu"), std::string::npos) << message;
+  }
+  EXPECT_NE(
+      error_of([&] { (void)read_state(file("missing.lbu"), std::nullopt); }).find("cannot read"),
+      std::string::npos);
+}
+
+TEST_F(Universe, CellsPastTheWidthAreCorruption) {
+  write_state(file("u.lbu"), soup_state("B3/S23:T100,7", 0));
+  std::string bytes = contents(file("u.lbu"));
+  bytes[static_cast<std::size_t>(kUniverseDataOffset + 3 * 16 + 15)] |= char{0x40}; // row 3, x 126
+  write(file("u.lbu"), bytes);
+  EXPECT_NE(error_of([&] {
+              (void)read_state(file("u.lbu"), std::nullopt);
+            }).find("row 3 has cells set past the width 100"),
+            std::string::npos);
+}
+
+TEST_F(Universe, AFailedWriteLeavesTheOldFile) {
+  const State old = soup_state("B3/S23:T100,7", 1);
+  write_state(file("u.lbu"), old);
+  const std::string before = contents(file("u.lbu"));
+  const UniverseHeader header{old.problem, 2};
+  const std::vector<std::uint64_t> row(2, 1);
+  // Too few rows, too many, not whole rows, the producer failing midway.
+  const std::vector<std::function<void(const RowSink&)>> producers = {
+      [&](const RowSink& sink) { sink(row); },
+      [&](const RowSink& sink) {
+        for (int r = 0; r < 8; ++r)
+          sink(row);
+      },
+      [&](const RowSink& sink) { sink(std::span(row).first(1)); },
+      [&](const RowSink& sink) {
+        sink(row);
+        throw Error("disk full");
+      },
+  };
+  for (const auto& producer : producers) {
+    EXPECT_THROW(write_universe(file("u.lbu"), header, producer), Error);
+    EXPECT_EQ(contents(file("u.lbu")), before);
+    EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+  }
+  write_universe(file("u.lbu"), header, [&](const RowSink& sink) {
+    for (int r = 0; r < 7; ++r)
+      sink(row);
+  });
+  EXPECT_EQ(UniverseReader(file("u.lbu")).header().generation, 2U);
+}
+
+TEST_F(Universe, StatesThatDoNotFit) {
+  State cube{Problem{parse_rule_spec("B6/S567/3D").rule, Shape{4, 4, 4}, Boundary::torus},
+             Grid(Shape{4, 4, 4}), 0};
+  EXPECT_NE(error_of([&] { write_state(file("c.lbu"), cube); }).find("use .dat or .bin"),
+            std::string::npos);
+  State hex = soup_state("B3/S23:T8,8", 0);
+  hex.problem.rule = parse_rule_spec("B2/S34H").rule;
+  EXPECT_NE(error_of([&] { write_state(file("h.lbu"), hex); }).find("square-grid"),
+            std::string::npos);
+  EXPECT_TRUE(listing().empty());
+}
+
+} // namespace
+} // namespace lifebench
