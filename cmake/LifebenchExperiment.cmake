@@ -68,3 +68,24 @@ function(lifebench_add_experiment)
                          LABELS "${label};conformance" SKIP_RETURN_CODE 77 TIMEOUT 900)
   endif()
 endfunction()
+
+# lifebench_add_conformance_variant(NAME <experiment> VARIANT <name> PARAMS <k=v...>)
+#
+# A second conformance test of an experiment with some parameters pinned (small tiles,
+# bands or launches, so that the matrix's grids cross their edges), labelled as the
+# experiment's own: lifebench.test.conformance.<experiment>.<name>.
+function(lifebench_add_conformance_variant)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;VARIANT" "PARAMS")
+  if(NOT arg_NAME OR NOT arg_VARIANT OR NOT arg_PARAMS OR arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "lifebench_add_conformance_variant: NAME, VARIANT and PARAMS are required")
+  endif()
+  set(test lifebench.test.conformance.${arg_NAME})
+  if(NOT LIFEBENCH_ENABLE_TESTING OR NOT TEST ${test})
+    return()
+  endif()
+  get_test_property(${test} LABELS labels)
+  list(TRANSFORM arg_PARAMS PREPEND "--param;" OUTPUT_VARIABLE args)
+  add_test(NAME ${test}.${arg_VARIANT} COMMAND lifebench.exp.${arg_NAME} verify ${args})
+  set_tests_properties(${test}.${arg_VARIANT} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
+                                                          TIMEOUT 900)
+endfunction()

@@ -55,6 +55,39 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
   return std::nullopt;
 }
 
+/// The next states of the `group` rows in the middle of `in` (group + 2 rows of `n`
+/// words) into `out` (the rows `n` words apart). Past the first and last word the rows
+/// wrap on a torus and are dead otherwise.
+template <class Kernel>
+void step_group(const std::array<const Word*, Kernel::group + 2>& in, Word* out, std::int64_t n,
+                bool torus) {
+  constexpr int bits = Kernel::cell_bits;
+  // Every word is reloaded with its two neighbours rather than carried over from the
+  // previous one: the loads hit L1, and carrying 3 * (group + 2) words spills registers.
+  const auto update = [&](std::int64_t i, const auto& word) {
+    std::array<Aligned, Kernel::group + 2> rows{};
+    for (int r = 0; r < Kernel::group + 2; ++r) {
+      const Word centre = word(r, i);
+      rows[r] = {(centre << bits) | (word(r, i - 1) >> (64 - bits)), centre,
+                 (centre >> bits) | (word(r, i + 1) << (64 - bits))};
+    }
+    const std::array<Word, Kernel::group> next = Kernel::update(rows);
+    for (int g = 0; g < Kernel::group; ++g) {
+      out[g * n + i] = next[g];
+    }
+  };
+  const auto inside = [&](int r, std::int64_t i) { return in[r][i]; };
+  const auto at_edge = [&](int r, std::int64_t i) {
+    if (i >= 0 && i < n) return in[r][i];
+    return torus ? in[r][(i + n) % n] : Word{0};
+  };
+  update(0, at_edge);
+  for (std::int64_t i = 1; i < n - 1; ++i) {
+    update(i, inside);
+  }
+  if (n > 1) update(n - 1, at_edge);
+}
+
 /// One thread sweeping the rows with `Kernel`, two grids swapped after each generation.
 template <class Kernel> class Simulator final : public lifebench::Simulator {
   static constexpr int in_rows = Kernel::group + 2;
@@ -117,38 +150,12 @@ private:
 
   /// Rows y .. y + group - 1 of the next generation.
   void step_group(std::int64_t y) {
-    const std::int64_t n = row_words_;
-    const bool torus = problem_.boundary == Boundary::torus;
     std::array<const Word*, in_rows> in{};
     for (int r = 0; r < in_rows; ++r) {
       in[r] = row(y - 1 + r);
     }
-    Word* out = next_.data() + y * n;
-    // Every word is reloaded with its two neighbours rather than carried over from the
-    // previous one: the loads hit L1, and carrying 3 * in_rows words spills registers.
-    const auto update = [&](std::int64_t i, const auto& word) {
-      std::array<Aligned, in_rows> rows{};
-      for (int r = 0; r < in_rows; ++r) {
-        const Word centre = word(r, i);
-        rows[r] = {(centre << bits) | (word(r, i - 1) >> (64 - bits)), centre,
-                   (centre >> bits) | (word(r, i + 1) << (64 - bits))};
-      }
-      const std::array<Word, Kernel::group> next = Kernel::update(rows);
-      for (int g = 0; g < Kernel::group; ++g) {
-        out[g * n + i] = next[g];
-      }
-    };
-    const auto inside = [&](int r, std::int64_t i) { return in[r][i]; };
-    // Past the first and last word: wrapped on a torus, dead outside a plane.
-    const auto at_edge = [&](int r, std::int64_t i) {
-      if (i >= 0 && i < n) return in[r][i];
-      return torus ? in[r][(i + n) % n] : Word{0};
-    };
-    update(0, at_edge);
-    for (std::int64_t i = 1; i < n - 1; ++i) {
-      update(i, inside);
-    }
-    if (n > 1) update(n - 1, at_edge);
+    packed_rows::step_group<Kernel>(in, next_.data() + y * row_words_, row_words_,
+                                    problem_.boundary == Boundary::torus);
   }
 
   Problem problem_;

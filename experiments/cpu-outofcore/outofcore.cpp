@@ -1,0 +1,119 @@
+// Fujita, Nakano, Ito (seed 003) Section 8 on the CPU: the universe lives in a file and
+// is advanced halo_steps generations per pass, one band of rows (sub-universe) at a
+// time, with Algorithm SINGLE-WORD or DOUBLE-WORD; only two bands are ever in memory.
+#include "cpu/outofcore.hpp"
+
+#include "cpu/bpbc_rows.hpp"
+#include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+namespace lifebench {
+namespace {
+
+namespace fs = std::filesystem;
+
+outofcore::Plan plan_of(const Params& params) {
+  return {static_cast<int>(params.get_int("halo_steps")), params.get_int("band_rows")};
+}
+
+fs::path folder_of(const Params& params) {
+  const std::string& folder = params.get("folder");
+  return folder == "temp" ? fs::temp_directory_path() : fs::path(folder);
+}
+
+template <class Kernel> class OutOfCoreSimulator final : public Simulator {
+public:
+  OutOfCoreSimulator(const Problem& problem, const Params& params)
+      : problem_(problem), plan_(plan_of(params)),
+        file_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
+                                   std::to_string(std::random_device{}()) + ".lbu")) {}
+  ~OutOfCoreSimulator() override {
+    std::error_code ignored;
+    fs::remove(file_, ignored);
+  }
+  OutOfCoreSimulator(const OutOfCoreSimulator&) = delete;
+  OutOfCoreSimulator& operator=(const OutOfCoreSimulator&) = delete;
+
+  void upload(const Grid& grid) override { write_state(file_, State{problem_, grid, 0}); }
+  void advance(std::uint64_t generations) override {
+    outofcore::advance<Kernel>(file_, generations, plan_);
+  }
+  Grid download() override { return read_state(file_, std::nullopt).grid; }
+
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    const UniverseHeader header{problem_, 0};
+    return {{"folder", file_.parent_path().string()},
+            {"file_bytes", std::to_string(header.file_bytes())},
+            {"band_memory_bytes",
+             std::to_string(outofcore::memory_bytes(plan_, header.words_per_row()))}};
+  }
+
+private:
+  Problem problem_;
+  outofcore::Plan plan_;
+  fs::path file_;
+};
+
+template <class Kernel>
+std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+  if (auto why = packed_rows::unsupported<Kernel>(problem, params)) return why;
+  const outofcore::Plan plan = plan_of(params);
+  if (plan.halo_steps < 1 || plan.halo_steps > 4096) return "halo_steps must be 1 ... 4096";
+  if (plan.band_rows < 1 || plan.band_rows % Kernel::group != 0) {
+    return "band_rows must be a positive multiple of " + std::to_string(Kernel::group) +
+           " (rows updated together)";
+  }
+  const fs::path folder = folder_of(params);
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return "folder " + folder.string() + " is not a folder";
+  return std::nullopt;
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cpu-outofcore",
+    .family = "square",
+    .backend = "cpu",
+    .source = "seed 003 Section 8, a universe larger than memory streamed from disk "
+              "(the CPU version of Table 3's scheme)",
+    .technique = "universe file advanced halo_steps generations per pass, one band of rows "
+                 "with halo_steps halo rows at a time, SINGLE-WORD or DOUBLE-WORD, one thread",
+    .axes = {lifebench::packed_rows::words_axis(),
+             {.name = "halo_steps",
+              .default_value = "16",
+              .allowed = {},
+              .description = "T: generations per pass over the file, and the halo rows read "
+                             "above and below each band, 1 ... 4096"},
+             {.name = "band_rows",
+              .default_value = "1024",
+              .allowed = {},
+              .description = "rows written per band (sub-universe); memory holds two bands "
+                             "of band_rows + 2 T rows"},
+             {.name = "folder",
+              .default_value = "temp",
+              .allowed = {},
+              .description = "folder of the universe file; temp: the system's temporary "
+                             "folder"}},
+    .unsupported =
+        [](const lifebench::Problem& problem, const lifebench::Params& params) {
+          return lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
+            return lifebench::unsupported<Kernel>(problem, params);
+          });
+        },
+    .verify_generations =
+        [](const lifebench::Params& params) {
+          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
+        },
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
+      return lifebench::packed_rows::with_words(
+          params, [&]<class Kernel>(Kernel) -> std::unique_ptr<lifebench::Simulator> {
+            return std::make_unique<lifebench::OutOfCoreSimulator<Kernel>>(problem, params);
+          });
+    }})
