@@ -40,7 +40,7 @@ public:
 
   void upload(const Grid& grid) override { write_state(file_, State{problem_, grid, 0}); }
   void advance(std::uint64_t generations) override {
-    outofcore::advance<Kernel>(file_, generations, plan_);
+    outofcore::advance<Kernel>(file_, file_, generations, plan_);
   }
   Grid download() override { return read_state(file_, std::nullopt).grid; }
 
@@ -116,4 +116,11 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
           params, [&]<class Kernel>(Kernel) -> std::unique_ptr<lifebench::Simulator> {
             return std::make_unique<lifebench::OutOfCoreSimulator<Kernel>>(problem, params);
           });
-    }})
+    },
+    .advance_file =
+        [](const std::filesystem::path& in, const std::filesystem::path& out,
+           std::uint64_t generations, const lifebench::Params& params) {
+          lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
+            lifebench::outofcore::advance<Kernel>(in, out, generations, lifebench::plan_of(params));
+          });
+        }})

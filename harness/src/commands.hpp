@@ -20,6 +20,7 @@ struct RunRequest {
   std::optional<std::string> rule;  ///< overrides the input's rule
   std::uint64_t generations = 0;
   std::string output;
+  bool resume = false; ///< continue from a universe file `output` left by a stopped run
 };
 
 /// Advances an input file or soup and writes the result atomically.

@@ -58,12 +58,15 @@ int main_with_errors(int argc, char** argv) {
       app.add_subcommand("run", "Advance a pattern file or a soup and write the result");
   RunRequest run_request;
   run_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
-  auto* input = run_cmd->add_option("--input", run_request.input, "Input file (.rle, .dat)");
+  auto* input = run_cmd->add_option("--input", run_request.input, "Input file (.rle, .lbu, .dat)");
   run_cmd->add_option("--soup", run_request.soup, "Random soup WxH[xD],density,seed")
       ->excludes(input);
   run_cmd->add_option("--rule", run_request.rule, "Rule with bounded grid, e.g. B3/S23:T64,64");
   run_cmd->add_option("--generations", run_request.generations, "Generations")->required();
-  run_cmd->add_option("--output", run_request.output, "Output file (.rle, .dat)")->required();
+  run_cmd->add_option("--output", run_request.output, "Output file (.rle, .lbu, .dat)")->required();
+  run_cmd->add_flag("--resume", run_request.resume,
+                    "Universe files (.lbu) streamed by an out-of-core experiment: go on from the "
+                    "last whole generation a stopped run left in --output");
 
   auto* verify_cmd = app.add_subcommand(
       "verify", "Check against the reference: the conformance matrix, or one --problem");

@@ -2,6 +2,11 @@
 #include "commands.hpp"
 #include "lifebench/soup.hpp"
 #include "lifebench/state_io.hpp"
+#include "lifebench/universe.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 
 namespace lifebench::harness {
 namespace {
@@ -19,9 +24,57 @@ State soup_state(const std::string& soup_text, const std::optional<std::string>&
   return State{Problem{spec.rule, soup.shape, spec.boundary}, make_soup(soup), 0};
 }
 
+bool is_universe_file(const std::string& path) {
+  return std::filesystem::path(path).extension() == ".lbu";
+}
+
+/// `run` between two universe files by an experiment that streams them: the universe is
+/// never held whole. With `resume`, a universe `output` of the same problem between the
+/// input's generation and the target is where it goes on from.
+void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
+  const std::filesystem::path input = *request.input;
+  const std::filesystem::path output = request.output;
+  const UniverseHeader start = UniverseReader(input).header();
+  require_available(info);
+  require_supported(info, start.problem, params);
+  const std::uint64_t target = start.generation + request.generations;
+  std::filesystem::path from = input;
+  std::uint64_t left = request.generations;
+  if (request.resume && std::filesystem::exists(output)) {
+    const UniverseHeader done = UniverseReader(output).header();
+    if (done.problem != start.problem || done.generation < start.generation ||
+        done.generation > target) {
+      throw Error("cannot resume from " + output.string() + ": it holds " +
+                  done.problem.to_string() + " at generation " + std::to_string(done.generation) +
+                  ", not " + start.problem.to_string() + " between generations " +
+                  std::to_string(start.generation) + " and " + std::to_string(target));
+    }
+    std::cerr << "resuming from generation " << done.generation << " in " << output.string()
+              << "\n";
+    from = output;
+    left = target - done.generation;
+  }
+  if (left > 0) {
+    info.advance_file(from, output, left, params);
+  } else if (from != output) { // nothing to advance: a copy, streamed
+    std::ifstream in(from, std::ios::binary);
+    write_file_atomically(output, [&](std::ostream& out) { out << in.rdbuf(); });
+  }
+}
+
 } // namespace
 
 void run(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
+  const bool streamed = info.advance_file && request.input && !request.rule &&
+                        is_universe_file(*request.input) && is_universe_file(request.output);
+  if (streamed) {
+    run_streamed(info, params, request);
+    return;
+  }
+  if (request.resume) {
+    throw Error("--resume needs an experiment that streams universe files, a .lbu --input and "
+                "--output, and no --rule");
+  }
   State state = request.input ? read_state(*request.input, request.rule)
                               : soup_state(*request.soup, request.rule, info.family);
   require_available(info);

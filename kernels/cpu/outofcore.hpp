@@ -59,23 +59,25 @@ inline void read_band(UniverseReader& reader, std::int64_t first, std::int64_t c
 
 } // namespace detail
 
-/// Advances the universe in `file` by `generations` with `Kernel` (a packed_rows kernel
-/// of 1-bit cells), in place. Throws Error; the file then holds the last whole batch.
+/// Advances the universe in `in` by `generations` with `Kernel` (a packed_rows kernel of
+/// 1-bit cells) into `out` (`in` itself for in place): the first pass reads `in`, the
+/// others `out`. Throws Error; `out` then holds the last whole pass (if one completed).
 template <class Kernel>
-void advance(const std::filesystem::path& file, std::uint64_t generations, const Plan& plan) {
+void advance(const std::filesystem::path& in, const std::filesystem::path& out,
+             std::uint64_t generations, const Plan& plan) {
   static_assert(Kernel::cell_bits == 1);
   constexpr int group = Kernel::group;
   std::vector<Word> a;
   std::vector<Word> b;
-  while (generations > 0) {
-    UniverseReader reader(file);
+  for (bool first = true; generations > 0; first = false) {
+    UniverseReader reader(first ? in : out);
     UniverseHeader next = reader.header();
     const std::int64_t height = next.problem.shape.height;
     const std::int64_t n = next.words_per_row();
     const bool torus = next.problem.boundary == Boundary::torus;
     const int steps = static_cast<int>(std::min<std::uint64_t>(plan.halo_steps, generations));
     next.generation += static_cast<std::uint64_t>(steps);
-    write_universe(file, next, [&](const RowSink& sink) {
+    write_universe(out, next, [&](const RowSink& sink) {
       for (std::int64_t y0 = 0; y0 < height; y0 += plan.band_rows) {
         const std::int64_t rows = std::min(plan.band_rows, height - y0);
         const std::int64_t total = rows + 2 * std::int64_t{steps};
@@ -85,10 +87,10 @@ void advance(const std::filesystem::path& file, std::uint64_t generations, const
         for (int s = 0; s < steps; ++s) {
           // Rows s + 1 .. total - s - 2 are still exact after this generation.
           for (std::int64_t r = s + 1; r + group <= total - s - 1; r += group) {
-            std::array<const Word*, group + 2> in{};
+            std::array<const Word*, group + 2> around{};
             for (int i = 0; i < group + 2; ++i)
-              in[i] = a.data() + (r - 1 + i) * n;
-            packed_rows::step_group<Kernel>(in, b.data() + r * n, n, torus);
+              around[i] = a.data() + (r - 1 + i) * n;
+            packed_rows::step_group<Kernel>(around, b.data() + r * n, n, torus);
           }
           if (!torus) { // rows outside a plane stay dead
             for (std::int64_t r = 0; r < total; ++r) {

@@ -173,5 +173,56 @@ class RunReal(lbtest.CliTestCase):
         self.assertNoOutput()
 
 
+class RunStreamed(lbtest.CliTestCase):
+    """cpu-outofcore between universe files: streamed band by band, stopped and resumed."""
+
+    def setUp(self):
+        super().setUp()
+        binary = lbtest.real_experiment("cpu-outofcore")
+        if binary is None:
+            self.skipTest("cpu-outofcore is not built")
+        self.folder = os.path.dirname(binary)
+
+    def lifebench_run(self, *args, impl="cpu-outofcore"):
+        return self.box.run("run", "--impl", impl, "--experiments", self.folder, *args)
+
+    def test_streamed_run_equals_the_in_memory_one_and_resumes(self):
+        start = self.box.path("start.lbu")
+        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
+        self.assertEqual(self.lifebench_run(*soup, "--generations", "0", "--output", start).returncode, 0)
+        params = ("--param", "band_rows=16", "--param", "halo_steps=4")
+
+        # In memory (cpu-trivial) against streamed, 10 generations.
+        self.assertEqual(self.lifebench_run("--input", start, "--generations", "10", "--output",
+                                  self.box.path("memory.rle"), impl="cpu-trivial").returncode, 0)
+        proc = self.lifebench_run(*params, "--input", start, "--generations", "10", "--output",
+                        self.box.path("streamed.lbu"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.lifebench_run("--input", self.box.path("streamed.lbu"), "--generations", "0",
+                                  "--output", self.box.path("streamed.rle")).returncode, 0)
+        with open(self.box.path("memory.rle")) as a, open(self.box.path("streamed.rle")) as b:
+            self.assertEqual(a.read(), b.read())
+
+        # A run stopped after 4 generations leaves them in its output; --resume goes on
+        # to 10 from there, and gives the same universe.
+        stopped = self.box.path("stopped.lbu")
+        self.assertEqual(self.lifebench_run(*params, "--input", start, "--generations", "4", "--output",
+                                  stopped).returncode, 0)
+        proc = self.lifebench_run(*params, "--input", start, "--generations", "10", "--output", stopped,
+                        "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("resuming from generation 4", proc.stderr)
+        with open(stopped, "rb") as a, open(self.box.path("streamed.lbu"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+
+        # Resuming from a universe that is not this run's is refused, and leaves it as it was.
+        self.assertOneErrorLine(self.lifebench_run(*params, "--input", start, "--generations", "2",
+                                         "--output", stopped, "--resume"),
+                                "cannot resume from", "at generation 10")
+        self.assertOneErrorLine(self.lifebench_run("--input", start, "--generations", "1", "--output",
+                                         self.box.path("x.rle"), "--resume"),
+                                "--resume needs")
+
+
 if __name__ == "__main__":
     lbtest.main()

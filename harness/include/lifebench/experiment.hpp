@@ -7,6 +7,7 @@
 #include "lifebench/problem.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -85,6 +86,13 @@ struct ExperimentInfo {
   /// the default is 2 * steps_per_launch + 1 when that parameter exists, else 5.
   std::function<std::uint64_t(const Params&)> verify_generations{};
   std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make;
+  /// Optional, for experiments that stream a universe file (out-of-core): advances the
+  /// universe file `in` by `generations` into the universe file `out` (written whole,
+  /// atomically, at least once per internal batch) without holding it in memory. `run`
+  /// uses it when both files are universe files (.lbu).
+  std::function<void(const std::filesystem::path& in, const std::filesystem::path& out,
+                     std::uint64_t generations, const Params&)>
+      advance_file{};
 };
 
 /// The experiment this executable was built from (defined by LIFEBENCH_EXPERIMENT).
