@@ -1,6 +1,9 @@
 """lifebench run: the experiment's own `run`, through the driver; bad input gives
 one error line and no output file."""
 import os
+import resource
+import signal
+import subprocess
 
 import lbtest
 
@@ -222,6 +225,32 @@ class RunStreamed(lbtest.CliTestCase):
         self.assertOneErrorLine(self.lifebench_run("--input", start, "--generations", "1", "--output",
                                          self.box.path("x.rle"), "--resume"),
                                 "--resume needs")
+
+    def test_a_full_disk_leaves_the_last_whole_generation(self):
+        # The file size limit stands in for a disk that fills up: writes past it fail
+        # (EFBIG) as they would with ENOSPC. A 256x96 universe file is 7168 bytes.
+        start = self.box.path("start.lbu")
+        out = self.box.path("out.lbu")
+        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
+        self.assertEqual(self.lifebench_run(*soup, "--generations", "0", "--output", start).returncode, 0)
+        self.assertEqual(self.lifebench_run("--input", start, "--generations", "2", "--output",
+                                            out).returncode, 0)
+        with open(out, "rb") as f:
+            before = f.read()
+
+        def small_disk():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+        proc = subprocess.run([self.box.lifebench, "run", "--impl", "cpu-outofcore",
+                               "--experiments", self.folder, "--param", "band_rows=16",
+                               "--param", "halo_steps=4", "--input", start, "--generations",
+                               "10", "--output", out], cwd=self.box.work, capture_output=True,
+                              text=True, timeout=120, preexec_fn=small_disk)
+        self.assertOneErrorLine(proc, "cannot write", "File too large")
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), before)  # the previous run's universe, whole
+        self.assertEqual(sorted(os.listdir(self.box.work)), ["out.lbu", "start.lbu"])
 
 
 if __name__ == "__main__":
