@@ -16,8 +16,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-outofcore::Plan plan_of(const Params& params) {
-  return {static_cast<int>(params.get_int("halo_steps")), params.get_int("band_rows")};
+/// The `memory` parameter in bytes: a count with an optional K, M or G (powers of 1024).
+std::int64_t memory_budget(const Params& params) {
+  const std::string& text = params.get("memory");
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    ++digits;
+  const std::string unit = text.substr(digits);
+  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+  const std::int64_t count = digits == 0 || digits > 12 ? -1 : std::stoll(text.substr(0, digits));
+  if (count < 0 || shift < 0 || count > (std::int64_t{1} << 40) >> shift) {
+    throw Error("memory must be a count of bytes up to 1T with an optional K, M or G, not \"" +
+                text + "\"");
+  }
+  return count << shift;
+}
+
+/// The band rows of two band buffers filling the memory budget (0: none fit).
+template <class Kernel> outofcore::Plan plan_of(const Problem& problem, const Params& params) {
+  const int steps = static_cast<int>(params.get_int("halo_steps"));
+  const std::int64_t row_bytes = UniverseHeader{problem, 0}.words_per_row() * 8;
+  const std::int64_t rows = memory_budget(params) / (2 * row_bytes) - 2 * std::int64_t{steps};
+  return {steps, std::max<std::int64_t>(0, rows - rows % Kernel::group)};
 }
 
 fs::path folder_of(const Params& params) {
@@ -28,7 +48,7 @@ fs::path folder_of(const Params& params) {
 template <class Kernel> class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), plan_(plan_of(params)),
+      : problem_(problem), plan_(plan_of<Kernel>(problem, params)),
         file_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
                                    std::to_string(std::random_device{}()) + ".lbu")) {}
   ~OutOfCoreSimulator() override {
@@ -48,6 +68,7 @@ public:
     const UniverseHeader header{problem_, 0};
     return {{"folder", file_.parent_path().string()},
             {"file_bytes", std::to_string(header.file_bytes())},
+            {"band_rows", std::to_string(plan_.band_rows)},
             {"band_memory_bytes",
              std::to_string(outofcore::memory_bytes(plan_, header.words_per_row()))}};
   }
@@ -61,11 +82,19 @@ private:
 template <class Kernel>
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto why = packed_rows::unsupported<Kernel>(problem, params)) return why;
-  const outofcore::Plan plan = plan_of(params);
-  if (plan.halo_steps < 1 || plan.halo_steps > 4096) return "halo_steps must be 1 ... 4096";
-  if (plan.band_rows < 1 || plan.band_rows % Kernel::group != 0) {
-    return "band_rows must be a positive multiple of " + std::to_string(Kernel::group) +
-           " (rows updated together)";
+  const int steps = static_cast<int>(params.get_int("halo_steps"));
+  if (steps < 1 || steps > 4096) return "halo_steps must be 1 ... 4096";
+  std::int64_t band_rows = 0;
+  try {
+    band_rows = plan_of<Kernel>(problem, params).band_rows;
+  } catch (const Error& error) {
+    return error.what();
+  }
+  if (band_rows == 0) {
+    return "memory=" + params.get("memory") + " holds no band: each of two buffers needs " +
+           std::to_string(Kernel::group) +
+           " + 2 x halo_steps = " + std::to_string(Kernel::group + 2 * steps) + " rows of " +
+           std::to_string(UniverseHeader{problem, 0}.words_per_row() * 8) + " bytes";
   }
   const fs::path folder = folder_of(params);
   std::error_code error;
@@ -90,11 +119,11 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {},
               .description = "T: generations per pass over the file, and the halo rows read "
                              "above and below each band, 1 ... 4096"},
-             {.name = "band_rows",
-              .default_value = "1024",
+             {.name = "memory",
+              .default_value = "64M",
               .allowed = {},
-              .description = "rows written per band (sub-universe); memory holds two bands "
-                             "of band_rows + 2 T rows"},
+              .description = "memory budget of the two band buffers (bytes, or with K, M, G); "
+                             "the band rows (sub-universe height) follow from it"},
              {.name = "folder",
               .default_value = "temp",
               .allowed = {},
@@ -121,6 +150,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
           lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
-            lifebench::outofcore::advance<Kernel>(in, out, generations, lifebench::plan_of(params));
+            const lifebench::Problem problem = lifebench::UniverseReader(in).header().problem;
+            lifebench::outofcore::advance<Kernel>(in, out, generations,
+                                                  lifebench::plan_of<Kernel>(problem, params));
           });
         }})

@@ -193,7 +193,8 @@ class RunStreamed(lbtest.CliTestCase):
         start = self.box.path("start.lbu")
         soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
         self.assertEqual(self.lifebench_run(*soup, "--generations", "0", "--output", start).returncode, 0)
-        params = ("--param", "band_rows=16", "--param", "halo_steps=4")
+        # Rows of 32 bytes: two buffers of 16 + 2 x 4 rows.
+        params = ("--param", "memory=1536", "--param", "halo_steps=4")
 
         # In memory (cpu-trivial) against streamed, 10 generations.
         self.assertEqual(self.lifebench_run("--input", start, "--generations", "10", "--output",
@@ -226,6 +227,15 @@ class RunStreamed(lbtest.CliTestCase):
                                          self.box.path("x.rle"), "--resume"),
                                 "--resume needs")
 
+    def test_memory_budgets_that_hold_no_band(self):
+        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96", "--generations", "3",
+                "--output", self.box.path("x.lbu"))
+        self.assertOneErrorLine(self.lifebench_run("--param", "memory=12Q", *soup),
+                                "memory must be a count of bytes", '"12Q"')
+        self.assertOneErrorLine(self.lifebench_run("--param", "memory=1K", *soup),
+                                "memory=1K holds no band", "34 rows of 32 bytes")
+        self.assertFalse(os.path.exists(self.box.path("x.lbu")))
+
     def test_a_full_disk_leaves_the_last_whole_generation(self):
         # The file size limit stands in for a disk that fills up: writes past it fail
         # (EFBIG) as they would with ENOSPC. A 256x96 universe file is 7168 bytes.
@@ -243,7 +253,7 @@ class RunStreamed(lbtest.CliTestCase):
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
         proc = subprocess.run([self.box.lifebench, "run", "--impl", "cpu-outofcore",
-                               "--experiments", self.folder, "--param", "band_rows=16",
+                               "--experiments", self.folder, "--param", "memory=1536",
                                "--param", "halo_steps=4", "--input", start, "--generations",
                                "10", "--output", out], cwd=self.box.work, capture_output=True,
                               text=True, timeout=120, preexec_fn=small_disk)
