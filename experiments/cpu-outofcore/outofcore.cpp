@@ -24,7 +24,7 @@ std::int64_t memory_budget(const Params& params) {
     ++digits;
   const std::string unit = text.substr(digits);
   const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
-  const std::int64_t count = digits == 0 || digits > 12 ? -1 : std::stoll(text.substr(0, digits));
+  const std::int64_t count = digits == 0 || digits > 13 ? -1 : std::stoll(text.substr(0, digits));
   if (count < 0 || shift < 0 || count > (std::int64_t{1} << 40) >> shift) {
     throw Error("memory must be a count of bytes up to 1T with an optional K, M or G, not \"" +
                 text + "\"");
@@ -33,8 +33,15 @@ std::int64_t memory_budget(const Params& params) {
 }
 
 /// The band rows of two band buffers filling the memory budget (0: none fit).
+/// The `halo_steps` parameter, checked: 1 ... 4096.
+int halo_steps(const Params& params) {
+  const std::int64_t steps = params.get_int("halo_steps");
+  if (steps < 1 || steps > 4096) throw Error("halo_steps must be 1 ... 4096");
+  return static_cast<int>(steps);
+}
+
 template <class Kernel> outofcore::Plan plan_of(const Problem& problem, const Params& params) {
-  const int steps = static_cast<int>(params.get_int("halo_steps"));
+  const int steps = halo_steps(params);
   const std::int64_t row_bytes = UniverseHeader{problem, 0}.words_per_row() * 8;
   const std::int64_t rows = memory_budget(params) / (2 * row_bytes) - 2 * std::int64_t{steps};
   return {steps, std::max<std::int64_t>(0, rows - rows % Kernel::group)};
@@ -66,11 +73,13 @@ public:
 
   [[nodiscard]] std::map<std::string, std::string> device() const override {
     const UniverseHeader header{problem_, 0};
+    // A band taller than the universe is allocated at the universe's height.
+    const outofcore::Plan used{plan_.halo_steps, std::min(plan_.band_rows, problem_.shape.height)};
     return {{"folder", file_.parent_path().string()},
             {"file_bytes", std::to_string(header.file_bytes())},
-            {"band_rows", std::to_string(plan_.band_rows)},
+            {"band_rows", std::to_string(used.band_rows)},
             {"band_memory_bytes",
-             std::to_string(outofcore::memory_bytes(plan_, header.words_per_row()))}};
+             std::to_string(outofcore::memory_bytes(used, header.words_per_row()))}};
   }
 
 private:
@@ -82,10 +91,10 @@ private:
 template <class Kernel>
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto why = packed_rows::unsupported<Kernel>(problem, params)) return why;
-  const int steps = static_cast<int>(params.get_int("halo_steps"));
-  if (steps < 1 || steps > 4096) return "halo_steps must be 1 ... 4096";
+  int steps = 0;
   std::int64_t band_rows = 0;
   try {
+    steps = halo_steps(params);
     band_rows = plan_of<Kernel>(problem, params).band_rows;
   } catch (const Error& error) {
     return error.what();
@@ -137,7 +146,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         },
     .verify_generations =
         [](const lifebench::Params& params) {
-          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
+          return static_cast<std::uint64_t>(2 * lifebench::halo_steps(params) + 1);
         },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {

@@ -56,5 +56,40 @@ TEST(OutOfCore, AFailedPassLeavesTheLastWholeGenerationAndTheRunResumes) {
   }
 }
 
+template <class Kernel> void check_tall_halos() {
+  // Bands of 2 rows under halos of 9 (reads wrap the grid several times on a torus).
+  for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
+    for (const std::int64_t height : {2, 4, 6, 64}) {
+      const fs::path file = fs::temp_directory_path() /
+                            ("lifebench-test-" + std::to_string(std::random_device{}()) + ".lbu");
+      const Problem problem{parse_rule_spec("B3/S23").rule, Shape{128, height, 1}, boundary};
+      const Grid start = make_soup(SoupSpec{problem.shape, 0.45, 11});
+      write_state(file, State{problem, start, 0});
+      outofcore::advance<Kernel>(file, file, 20, outofcore::Plan{.halo_steps = 9, .band_rows = 2});
+      EXPECT_EQ(read_state(file, std::nullopt).grid, reference_advance(problem, start, 20))
+          << problem.to_string();
+      fs::remove(file);
+    }
+  }
+}
+
+TEST(OutOfCore, HalosTallerThanBandsAndGrids) {
+  check_tall_halos<packed_rows::SingleWord>();
+  check_tall_halos<packed_rows::DoubleWord>();
+}
+
+TEST(OutOfCore, ABadPlanIsRefused) {
+  const fs::path file = fs::temp_directory_path() / "lifebench-test-bad-plan.lbu";
+  const Problem problem{parse_rule_spec("B3/S23").rule, Shape{64, 8, 1}, Boundary::torus};
+  write_state(file, State{problem, Grid(problem.shape), 0});
+  for (const outofcore::Plan plan : {outofcore::Plan{.halo_steps = 0, .band_rows = 4},
+                                     outofcore::Plan{.halo_steps = 2, .band_rows = 0},
+                                     outofcore::Plan{.halo_steps = 2, .band_rows = 3}}) {
+    EXPECT_THROW(outofcore::advance<packed_rows::DoubleWord>(file, file, 4, plan), Error);
+  }
+  EXPECT_EQ(read_state(file, std::nullopt).generation, 0U);
+  fs::remove(file);
+}
+
 } // namespace
 } // namespace lifebench

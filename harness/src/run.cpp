@@ -4,9 +4,12 @@
 #include "lifebench/state_io.hpp"
 #include "lifebench/universe.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 namespace lifebench::harness {
 namespace {
@@ -25,19 +28,48 @@ State soup_state(const std::string& soup_text, const std::optional<std::string>&
 }
 
 bool is_universe_file(const std::string& path) {
-  return std::filesystem::path(path).extension() == ".lbu";
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".lbu";
+}
+
+/// Removes the temporaries of atomic writes to `output` that a killed run left beside it
+/// (".<name>.tmp-<random>", up to a whole universe each).
+void remove_stale_temporaries(const std::filesystem::path& output) {
+  const std::filesystem::path folder =
+      output.parent_path().empty() ? std::filesystem::path(".") : output.parent_path();
+  const std::string prefix = "." + output.filename().string() + ".tmp-";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (entry.path().filename().string().starts_with(prefix)) {
+      std::filesystem::remove(entry.path(), error);
+    }
+  }
 }
 
 /// `run` between two universe files by an experiment that streams them: the universe is
 /// never held whole. With `resume`, a universe `output` of the same problem between the
-/// input's generation and the target is where it goes on from.
+/// input's generation and the target is where it goes on from (which input it came from
+/// is not recorded: the caller names the same files again).
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const std::filesystem::path input = *request.input;
   const std::filesystem::path output = request.output;
   const UniverseHeader start = UniverseReader(input).header();
   require_available(info);
   require_supported(info, start.problem, params);
+  if (request.generations > std::numeric_limits<std::uint64_t>::max() - start.generation) {
+    throw Error("generation " + std::to_string(start.generation) + " + " +
+                std::to_string(request.generations) + " does not fit in 64 bits");
+  }
   const std::uint64_t target = start.generation + request.generations;
+  std::error_code error;
+  const bool in_place = std::filesystem::equivalent(input, output, error);
+  if (request.resume && in_place) {
+    throw Error("--resume needs an --output other than the --input: a run in place has "
+                "no record of where it started");
+  }
+  remove_stale_temporaries(output);
   std::filesystem::path from = input;
   std::uint64_t left = request.generations;
   if (request.resume && std::filesystem::exists(output)) {
@@ -56,8 +88,9 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
   }
   if (left > 0) {
     info.advance_file(from, output, left, params);
-  } else if (from != output) { // nothing to advance: a copy, streamed
-    std::ifstream in(from, std::ios::binary);
+  } else if (from == input && !in_place) { // nothing to advance: a copy, streamed
+    std::ifstream in(input, std::ios::binary);
+    if (!in) throw Error("cannot read " + input.string());
     write_file_atomically(output, [&](std::ostream& out) { out << in.rdbuf(); });
   }
 }

@@ -146,8 +146,10 @@ void UniverseReader::read_rows(std::int64_t y, std::int64_t count, std::span<std
   in_.seekg(kUniverseDataOffset + y * row_words * 8);
   in_.read(reinterpret_cast<char*>(out.data()), count * row_words * 8);
   if (!in_ || in_.gcount() != count * row_words * 8) {
+    const std::string why = in_.bad() ? os_reason() : "the file ended early (changed while open?)";
+    in_.clear();
     throw Error("cannot read rows " + std::to_string(y) + " .. " + std::to_string(y + count - 1) +
-                " of " + path_.string() + ": " + os_reason());
+                " of " + path_.string() + ": " + why);
   }
   check_padding(out, header_, y, path_.string());
 }

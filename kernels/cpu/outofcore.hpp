@@ -9,13 +9,16 @@
 #pragma once
 
 #include "cpu/packed_rows.hpp"
+#include "lifebench/error.hpp"
 #include "lifebench/universe.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace lifebench::outofcore {
@@ -67,6 +70,11 @@ void advance(const std::filesystem::path& in, const std::filesystem::path& out,
              std::uint64_t generations, const Plan& plan) {
   static_assert(Kernel::cell_bits == 1);
   constexpr int group = Kernel::group;
+  if (plan.halo_steps < 1 || plan.band_rows < group || plan.band_rows % group != 0) {
+    throw Error("out-of-core plan: halo_steps " + std::to_string(plan.halo_steps) +
+                " and band_rows " + std::to_string(plan.band_rows) +
+                " must be positive, band_rows a multiple of " + std::to_string(group));
+  }
   std::vector<Word> a;
   std::vector<Word> b;
   for (bool first = true; generations > 0; first = false) {
@@ -76,6 +84,13 @@ void advance(const std::filesystem::path& in, const std::filesystem::path& out,
     const std::int64_t n = next.words_per_row();
     const bool torus = next.problem.boundary == Boundary::torus;
     const int steps = static_cast<int>(std::min<std::uint64_t>(plan.halo_steps, generations));
+    if (height % group != 0 ||
+        next.generation > std::numeric_limits<std::uint64_t>::max() - generations) {
+      throw Error("out-of-core: " + next.problem.to_string() + " at generation " +
+                  std::to_string(next.generation) + " cannot be advanced " +
+                  std::to_string(generations) + " generations in row groups of " +
+                  std::to_string(group));
+    }
     next.generation += static_cast<std::uint64_t>(steps);
     write_universe(out, next, [&](const RowSink& sink) {
       for (std::int64_t y0 = 0; y0 < height; y0 += plan.band_rows) {

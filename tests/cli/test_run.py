@@ -179,87 +179,105 @@ class RunReal(lbtest.CliTestCase):
 class RunStreamed(lbtest.CliTestCase):
     """cpu-outofcore between universe files: streamed band by band, stopped and resumed."""
 
+    SOUP = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
+    # Rows of 32 bytes: two band buffers of 16 + 2 x 4 rows.
+    PARAMS = ("--param", "memory=1536", "--param", "halo_steps=4")
+
     def setUp(self):
         super().setUp()
         binary = lbtest.real_experiment("cpu-outofcore")
         if binary is None:
             self.skipTest("cpu-outofcore is not built")
         self.folder = os.path.dirname(binary)
+        self.start = self.box.path("start.lbu")
+        proc = self.lifebench_run(*self.SOUP, "--generations", "0", "--output", self.start)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
 
     def lifebench_run(self, *args, impl="cpu-outofcore"):
         return self.box.run("run", "--impl", impl, "--experiments", self.folder, *args)
 
-    def test_streamed_run_equals_the_in_memory_one_and_resumes(self):
-        start = self.box.path("start.lbu")
-        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
-        self.assertEqual(self.lifebench_run(*soup, "--generations", "0", "--output", start).returncode, 0)
-        # Rows of 32 bytes: two buffers of 16 + 2 x 4 rows.
-        params = ("--param", "memory=1536", "--param", "halo_steps=4")
+    def advance(self, generations, output, *extra):
+        return self.lifebench_run(*self.PARAMS, "--input", self.start, "--generations",
+                                  str(generations), "--output", output, *extra)
 
-        # In memory (cpu-trivial) against streamed, 10 generations.
-        self.assertEqual(self.lifebench_run("--input", start, "--generations", "10", "--output",
-                                  self.box.path("memory.rle"), impl="cpu-trivial").returncode, 0)
-        proc = self.lifebench_run(*params, "--input", start, "--generations", "10", "--output",
-                        self.box.path("streamed.lbu"))
+    @staticmethod
+    def contents(path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def test_streamed_run_equals_the_in_memory_one(self):
+        memory = self.box.path("memory.rle")
+        proc = self.lifebench_run("--input", self.start, "--generations", "10", "--output",
+                                  memory, impl="cpu-trivial")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.lifebench_run("--input", self.box.path("streamed.lbu"), "--generations", "0",
-                                  "--output", self.box.path("streamed.rle")).returncode, 0)
-        with open(self.box.path("memory.rle")) as a, open(self.box.path("streamed.rle")) as b:
-            self.assertEqual(a.read(), b.read())
+        streamed = self.box.path("streamed.lbu")
+        self.assertEqual(self.advance(10, streamed).returncode, 0)
+        as_rle = self.box.path("streamed.rle")
+        proc = self.lifebench_run("--input", streamed, "--generations", "0", "--output", as_rle)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.contents(memory), self.contents(as_rle))
 
-        # A run stopped after 4 generations leaves them in its output; --resume goes on
-        # to 10 from there, and gives the same universe.
+    def test_resume_goes_on_from_the_last_whole_pass(self):
+        whole = self.box.path("whole.lbu")
+        self.assertEqual(self.advance(10, whole).returncode, 0)
+        # A run stopped after 4 generations, with a killed write's temporary beside it.
         stopped = self.box.path("stopped.lbu")
-        self.assertEqual(self.lifebench_run(*params, "--input", start, "--generations", "4", "--output",
-                                  stopped).returncode, 0)
-        proc = self.lifebench_run(*params, "--input", start, "--generations", "10", "--output", stopped,
-                        "--resume")
+        self.assertEqual(self.advance(4, stopped).returncode, 0)
+        self.box.write(".stopped.lbu.tmp-0123456789abcdef", "half a universe")
+        proc = self.advance(10, stopped, "--resume")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("resuming from generation 4", proc.stderr)
-        with open(stopped, "rb") as a, open(self.box.path("streamed.lbu"), "rb") as b:
-            self.assertEqual(a.read(), b.read())
+        self.assertEqual(self.contents(stopped), self.contents(whole))
+        self.assertEqual(sorted(os.listdir(self.box.work)),
+                         ["start.lbu", "stopped.lbu", "whole.lbu"])
 
-        # Resuming from a universe that is not this run's is refused, and leaves it as it was.
-        self.assertOneErrorLine(self.lifebench_run(*params, "--input", start, "--generations", "2",
-                                         "--output", stopped, "--resume"),
+        # An output past the target, or of another problem, is refused and left as it was.
+        self.assertOneErrorLine(self.advance(2, stopped, "--resume"),
                                 "cannot resume from", "at generation 10")
-        self.assertOneErrorLine(self.lifebench_run("--input", start, "--generations", "1", "--output",
-                                         self.box.path("x.rle"), "--resume"),
+        self.assertEqual(self.contents(stopped), self.contents(whole))
+        other = self.box.path("other.lbu")
+        proc = self.lifebench_run("--soup", "256x64,0.4,5", "--rule", "B3/S23:T256,64",
+                                  "--generations", "0", "--output", other)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertOneErrorLine(self.advance(10, other, "--resume"),
+                                "cannot resume from", "B3/S23:T256,64")
+
+    def test_resume_needs_two_streamed_files(self):
+        self.assertOneErrorLine(self.advance(1, self.start, "--resume"),
+                                "--output other than the --input")
+        self.assertOneErrorLine(self.advance(1, self.box.path("x.rle"), "--resume"),
                                 "--resume needs")
+        # In place without --resume is a plain run.
+        before = self.contents(self.start)
+        self.assertEqual(self.advance(3, self.start).returncode, 0)
+        self.assertNotEqual(self.contents(self.start), before)
 
     def test_memory_budgets_that_hold_no_band(self):
-        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96", "--generations", "3",
-                "--output", self.box.path("x.lbu"))
-        self.assertOneErrorLine(self.lifebench_run("--param", "memory=12Q", *soup),
+        run = (*self.SOUP, "--generations", "3", "--output", self.box.path("x.lbu"))
+        self.assertOneErrorLine(self.lifebench_run("--param", "memory=12Q", *run),
                                 "memory must be a count of bytes", '"12Q"')
-        self.assertOneErrorLine(self.lifebench_run("--param", "memory=1K", *soup),
+        self.assertOneErrorLine(self.lifebench_run("--param", "memory=1K", *run),
                                 "memory=1K holds no band", "34 rows of 32 bytes")
         self.assertFalse(os.path.exists(self.box.path("x.lbu")))
 
-    def test_a_full_disk_leaves_the_last_whole_generation(self):
+    def test_a_full_disk_fails_the_run_and_leaves_the_previous_output(self):
         # The file size limit stands in for a disk that fills up: writes past it fail
         # (EFBIG) as they would with ENOSPC. A 256x96 universe file is 7168 bytes.
-        start = self.box.path("start.lbu")
         out = self.box.path("out.lbu")
-        soup = ("--soup", "256x96,0.4,5", "--rule", "B3/S23:T256,96")
-        self.assertEqual(self.lifebench_run(*soup, "--generations", "0", "--output", start).returncode, 0)
-        self.assertEqual(self.lifebench_run("--input", start, "--generations", "2", "--output",
-                                            out).returncode, 0)
-        with open(out, "rb") as f:
-            before = f.read()
+        self.assertEqual(self.advance(2, out).returncode, 0)
+        before = self.contents(out)
 
         def small_disk():
             resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
-        proc = subprocess.run([self.box.lifebench, "run", "--impl", "cpu-outofcore",
-                               "--experiments", self.folder, "--param", "memory=1536",
-                               "--param", "halo_steps=4", "--input", start, "--generations",
-                               "10", "--output", out], cwd=self.box.work, capture_output=True,
-                              text=True, timeout=120, preexec_fn=small_disk)
+        proc = subprocess.run(
+            [self.box.lifebench, "run", "--impl", "cpu-outofcore", "--experiments", self.folder,
+             *self.PARAMS, "--input", self.start, "--generations", "10", "--output", out],
+            cwd=self.box.work, capture_output=True, text=True, timeout=120,
+            preexec_fn=small_disk)
         self.assertOneErrorLine(proc, "cannot write", "File too large")
-        with open(out, "rb") as f:
-            self.assertEqual(f.read(), before)  # the previous run's universe, whole
+        self.assertEqual(self.contents(out), before)  # the previous run's universe, whole
         self.assertEqual(sorted(os.listdir(self.box.work)), ["out.lbu", "start.lbu"])
 
 

@@ -13,7 +13,6 @@
 namespace lifebench {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::dataset;
 using testing::grid_with;
 

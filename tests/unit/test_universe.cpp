@@ -38,7 +38,7 @@ TEST_F(Universe, LayoutIsHeaderPageThenPackedRows) {
   const State state = soup_state("B3/S23:T100,7", 3);
   write_state(file("u.lbu"), state);
   const std::string bytes = contents(file("u.lbu"));
-  ASSERT_EQ(static_cast<std::int64_t>(bytes.size()), kUniverseDataOffset + 7 * 2 * 8);
+  ASSERT_EQ(static_cast<std::int64_t>(bytes.size()), kUniverseDataOffset + std::int64_t{7} * 2 * 8);
   EXPECT_TRUE(bytes.starts_with("lifebench-universe 1\nrule B3/S23:T100,7\ngeneration 3\n "));
   EXPECT_EQ(bytes[kUniverseDataOffset - 1], '\n');
   const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
@@ -46,9 +46,9 @@ TEST_F(Universe, LayoutIsHeaderPageThenPackedRows) {
             std::string(reinterpret_cast<const char*>(words.data()), words.size() * 8));
 
   UniverseReader reader(file("u.lbu"));
-  std::vector<std::uint64_t> band(3 * 2);
+  std::vector<std::uint64_t> band(std::size_t{3} * 2);
   reader.read_rows(2, 3, band);
-  EXPECT_TRUE(std::equal(band.begin(), band.end(), words.begin() + 2 * 2));
+  EXPECT_TRUE(std::equal(band.begin(), band.end(), words.begin() + std::ptrdiff_t{2} * 2));
   EXPECT_THROW(reader.read_rows(5, 3, band), Error); // past the last row
   EXPECT_THROW(reader.read_rows(0, 2, band), Error); // wrong buffer size
 }
@@ -90,7 +90,8 @@ TEST_F(Universe, BadFilesAreOneClearError) {
 TEST_F(Universe, CellsPastTheWidthAreCorruption) {
   write_state(file("u.lbu"), soup_state("B3/S23:T100,7", 0));
   std::string bytes = contents(file("u.lbu"));
-  bytes[static_cast<std::size_t>(kUniverseDataOffset + 3 * 16 + 15)] |= char{0x40}; // row 3, x 126
+  bytes[static_cast<std::size_t>(kUniverseDataOffset + std::int64_t{3} * 16 + 15)] |=
+      char{0x40}; // row 3, x 126
   write(file("u.lbu"), bytes);
   EXPECT_NE(error_of([&] {
               (void)read_state(file("u.lbu"), std::nullopt);

@@ -8,7 +8,8 @@
 //   <rows>                          height rows of words_per_row<uint64_t>(width)
 //                                   words, packed as pack_rows() packs them
 //
-// The data starts at a page boundary so that rows can be read without copying.
+// The data starts at a page boundary, leaving room for page-aligned reads (mmap,
+// O_DIRECT) of whole rows.
 // A file is only ever written whole, through a temporary renamed into place.
 #pragma once
 
