@@ -89,3 +89,28 @@ function(lifebench_add_conformance_variant)
   set_tests_properties(${test}.${arg_VARIANT} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
                                                           TIMEOUT 900)
 endfunction()
+
+# lifebench_add_experiment_test(NAME <experiment> TEST <name> SOURCES <files...>
+#                               [LIBRARIES <targets...>])
+#
+# A GoogleTest executable of an experiment's host-side logic, test and target
+# lifebench.test.<experiment>.<name>, label unit, linked with gtest_main, the shared kernels'
+# headers and the warnings (and LIBRARIES). A .cu source is compiled by nvcc but runs on the
+# host, so such a test needs no GPU; it is left out where CUDA is switched off.
+function(lifebench_add_experiment_test)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;TEST" "SOURCES;LIBRARIES")
+  if(NOT arg_NAME OR NOT arg_TEST OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "lifebench_add_experiment_test: NAME, TEST and SOURCES are required")
+  endif()
+  set(cuda_sources ${arg_SOURCES})
+  list(FILTER cuda_sources INCLUDE REGEX "\\.cu$")
+  if(NOT LIFEBENCH_ENABLE_TESTING OR (cuda_sources AND NOT LIFEBENCH_ENABLE_CUDA))
+    return()
+  endif()
+  set(target lifebench.test.${arg_NAME}.${arg_TEST})
+  add_executable(${target} ${arg_SOURCES})
+  target_link_libraries(${target} PRIVATE GTest::gtest_main lifebench::kernels_common
+                        ${arg_LIBRARIES} lifebench::warnings)
+  add_test(NAME ${target} COMMAND ${target})
+  set_tests_properties(${target} PROPERTIES LABELS unit)
+endfunction()
