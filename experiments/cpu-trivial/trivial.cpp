@@ -2,77 +2,39 @@
 // the word-per-cell CPU implementation of Fujita et al. (seed 003, Table 1).
 // Nine loads per cell (itself and eight neighbours), the next state from the
 // neighbour sum, into a second grid; the two grids are swapped by pointer.
-#include "lifebench/experiment.hpp"
+#include "cpu/byte_rows.hpp"
 
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <utility>
-#include <vector>
 
 namespace lifebench {
 namespace {
 
-class TrivialSimulator final : public Simulator {
+/// Next state by [alive][neighbour sum]: formula (2) of Fujita et al. for B3/S23.
+class TrivialRows {
 public:
-  explicit TrivialSimulator(const Problem& problem)
-      : problem_(problem), current_(problem.shape), next_(problem.shape),
-        dead_row_(static_cast<std::size_t>(problem.shape.width), 0) {
-    // next state by [alive][neighbour sum]: formula (2) of Fujita et al. for B3/S23.
+  explicit TrivialRows(const Rule& rule) {
     for (int sum = 0; sum <= 8; ++sum) {
-      rule_table_[0][sum] = problem.rule.born(sum) ? 1 : 0;
-      rule_table_[1][sum] = problem.rule.survives(sum) ? 1 : 0;
+      rule_table_[0][sum] = rule.born(sum) ? 1 : 0;
+      rule_table_[1][sum] = rule.survives(sum) ? 1 : 0;
     }
   }
 
-  void upload(const Grid& grid) override { current_ = grid; }
-  Grid download() override { return current_; }
-
-  void advance(std::uint64_t generations) override {
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      step();
-      std::swap(current_, next_);
+  void operator()(const std::uint8_t* above, const std::uint8_t* middle, const std::uint8_t* below,
+                  std::uint8_t* out, std::int64_t w, bool torus) const {
+    // Three cells of column x; outside a plane the column is dead.
+    const auto column = [&](std::int64_t x) -> int {
+      const std::int64_t i = byte_rows::wrap(x, w, torus);
+      return i < 0 ? 0 : above[i] + middle[i] + below[i];
+    };
+    for (std::int64_t x = 0; x < w; ++x) {
+      const int sum = column(x - 1) + above[x] + below[x] + column(x + 1); // formula (1)
+      out[x] = rule_table_[middle[x]][sum];
     }
   }
 
 private:
-  /// Row y's neighbour row at y + dy: wrapped on a torus, all dead outside a plane.
-  [[nodiscard]] const std::uint8_t* row(std::int64_t y) const {
-    const std::int64_t h = problem_.shape.height;
-    if (y < 0 || y >= h) {
-      if (problem_.boundary == Boundary::dead) return dead_row_.data();
-      y = (y + h) % h;
-    }
-    return current_.data() + y * problem_.shape.width;
-  }
-
-  void step() {
-    const std::int64_t w = problem_.shape.width;
-    const bool torus = problem_.boundary == Boundary::torus;
-    for (std::int64_t y = 0; y < problem_.shape.height; ++y) {
-      const std::uint8_t* above = row(y - 1);
-      const std::uint8_t* middle = row(y);
-      const std::uint8_t* below = row(y + 1);
-      // Three cells of column x; outside a plane the column is dead.
-      const auto column = [&](std::int64_t x) -> int {
-        if (x < 0 || x >= w) {
-          if (!torus) return 0;
-          x = (x + w) % w;
-        }
-        return above[x] + middle[x] + below[x];
-      };
-      std::uint8_t* out = next_.data() + y * w;
-      for (std::int64_t x = 0; x < w; ++x) {
-        const int sum = column(x - 1) + above[x] + below[x] + column(x + 1); // formula (1)
-        out[x] = rule_table_[middle[x]][sum];
-      }
-    }
-  }
-
-  Problem problem_;
-  Grid current_;
-  Grid next_;
-  std::vector<std::uint8_t> dead_row_;
   std::array<std::array<std::uint8_t, 9>, 2> rule_table_{};
 };
 
@@ -87,5 +49,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "one byte per cell, nine loads per cell, two grids swapped, one thread",
     .axes = {},
     .make = [](const lifebench::Problem& problem, const lifebench::Params&) {
-      return std::make_unique<lifebench::TrivialSimulator>(problem);
+      return std::make_unique<lifebench::byte_rows::Simulator<lifebench::TrivialRows>>(
+          problem, lifebench::TrivialRows(problem.rule));
     }})
