@@ -4,8 +4,6 @@
 #include "lifebench/state_io.hpp"
 #include "lifebench/universe.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,27 +23,6 @@ State soup_state(const std::string& soup_text, const std::optional<std::string>&
                 " differs from the soup's shape " + soup.shape.to_string());
   }
   return State{Problem{spec.rule, soup.shape, spec.boundary}, make_soup(soup), 0};
-}
-
-bool is_universe_file(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension == ".lbu";
-}
-
-/// Removes the temporaries of atomic writes to `output` that a killed run left beside it
-/// (".<name>.tmp-<random>", up to a whole universe each).
-void remove_stale_temporaries(const std::filesystem::path& output) {
-  const std::filesystem::path folder =
-      output.parent_path().empty() ? std::filesystem::path(".") : output.parent_path();
-  const std::string prefix = "." + output.filename().string() + ".tmp-";
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    if (entry.path().filename().string().starts_with(prefix)) {
-      std::filesystem::remove(entry.path(), error);
-    }
-  }
 }
 
 /// `run` between two universe files by an experiment that streams them: the universe is
@@ -69,7 +46,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     throw Error("--resume needs an --output other than the --input: a run in place has "
                 "no record of where it started");
   }
-  remove_stale_temporaries(output);
+  remove_temporaries_beside(output); // a killed run's, up to a whole universe each
   std::filesystem::path from = input;
   std::uint64_t left = request.generations;
   if (request.resume && std::filesystem::exists(output)) {

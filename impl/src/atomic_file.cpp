@@ -21,16 +21,20 @@ std::string os_reason() {
   return std::generic_category().message(errno);
 }
 
+/// What the names of the temporaries of `path` start with: ".<name>.tmp-".
+std::string temporary_prefix(const std::filesystem::path& path) {
+  // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
+  std::string prefix = ".";
+  prefix += path.filename().string();
+  prefix += ".tmp-";
+  return prefix;
+}
+
 /// A name beside `path` that no other writer picks: 64 random bits.
 std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   std::random_device device;
   const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
-  // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
-  std::string name = ".";
-  name += path.filename().string();
-  name += ".tmp-";
-  name += detail::hex(bits, 16);
-  return path.parent_path() / name;
+  return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
 /// Flushes `path` (a file or a folder) to the disk.
@@ -71,6 +75,18 @@ void write_file_atomically(const std::filesystem::path& path,
   }
   const std::filesystem::path folder = path.parent_path();
   sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
+}
+
+void remove_temporaries_beside(const std::filesystem::path& path) {
+  const std::filesystem::path folder =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const std::string prefix = temporary_prefix(path);
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (entry.path().filename().string().starts_with(prefix)) {
+      std::filesystem::remove(entry.path(), error);
+    }
+  }
 }
 
 } // namespace lifebench

@@ -18,10 +18,15 @@ namespace {
 
 enum class Format { rle, cube, universe };
 
-Format format_of(const std::filesystem::path& path) {
+std::string lowercase_extension(const std::filesystem::path& path) {
   std::string extension = path.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
+
+Format format_of(const std::filesystem::path& path) {
+  const std::string extension = lowercase_extension(path);
   if (extension == ".rle") return Format::rle;
   if (extension == ".dat" || extension == ".bin") return Format::cube;
   if (extension == ".lbu") return Format::universe;
@@ -98,6 +103,10 @@ State read_universe_state(const std::filesystem::path& path,
 }
 
 } // namespace
+
+bool is_universe_file(const std::filesystem::path& path) {
+  return lowercase_extension(path) == ".lbu";
+}
 
 State read_state(const std::filesystem::path& path,
                  const std::optional<std::string>& rule_override) {

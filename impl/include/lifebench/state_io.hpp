@@ -38,4 +38,11 @@ void write_state(const std::filesystem::path& path, const State& state);
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
+/// Removes the temporaries of write_file_atomically(path) that writers killed before the
+/// rename left beside `path` (each may be as large as the file).
+void remove_temporaries_beside(const std::filesystem::path& path);
+
+/// Whether `path` names a universe file (".lbu", in any case).
+[[nodiscard]] bool is_universe_file(const std::filesystem::path& path);
+
 } // namespace lifebench
