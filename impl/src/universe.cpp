@@ -79,17 +79,30 @@ UniverseHeader parse_header(std::string_view text, const std::string& where) {
 }
 
 /// Throws if a row's bits past the width are set: the file is corrupt (or a kernel is).
-void check_padding(std::span<const std::uint64_t> rows, const UniverseHeader& header,
-                   std::int64_t first_row, const std::string& where) {
+/// `block` holds rows of `words` words each, the last of them the row's last word.
+void check_padding(std::span<const std::uint64_t> block, std::int64_t words,
+                   const UniverseHeader& header, std::int64_t first_row,
+                   const std::string& where) {
   const std::int64_t width = header.problem.shape.width;
-  const std::int64_t row_words = header.words_per_row();
   if (width % 64 == 0) return;
   const std::uint64_t outside = ~std::uint64_t{0} << (width % 64);
-  for (std::size_t r = 0; r < rows.size() / static_cast<std::size_t>(row_words); ++r) {
-    if ((rows[(r + 1) * static_cast<std::size_t>(row_words) - 1] & outside) != 0) {
+  for (std::size_t r = 0; r < block.size() / static_cast<std::size_t>(words); ++r) {
+    if ((block[(r + 1) * static_cast<std::size_t>(words) - 1] & outside) != 0) {
       throw Error(where + ": row " + std::to_string(first_row + static_cast<std::int64_t>(r)) +
                   " has cells set past the width " + std::to_string(width));
     }
+  }
+}
+
+/// Throws unless rows [y, y + rows) x words [x, x + words) lie in the universe and
+/// `size` words hold them.
+void check_block(const UniverseHeader& header, std::int64_t y, std::int64_t rows, std::int64_t x,
+                 std::int64_t words, std::size_t size, const std::string& where) {
+  if (y < 0 || rows < 0 || y + rows > header.problem.shape.height || x < 0 || words < 0 ||
+      x + words > header.words_per_row() || static_cast<std::int64_t>(size) != rows * words) {
+    throw Error(where + ": bad block of rows " + std::to_string(y) + " + " +
+                std::to_string(rows) + ", words " + std::to_string(x) + " + " +
+                std::to_string(words) + " (" + std::to_string(size) + " words given)");
   }
 }
 
@@ -137,30 +150,35 @@ UniverseReader::UniverseReader(const std::filesystem::path& path)
 }
 
 void UniverseReader::read_rows(std::int64_t y, std::int64_t count, std::span<std::uint64_t> out) {
+  read_block(y, count, 0, header_.words_per_row(), out);
+}
+
+void UniverseReader::read_block(std::int64_t y, std::int64_t rows, std::int64_t x,
+                                std::int64_t words, std::span<std::uint64_t> out) {
   const std::int64_t row_words = header_.words_per_row();
-  if (y < 0 || count < 0 || y + count > header_.problem.shape.height ||
-      static_cast<std::int64_t>(out.size()) != count * row_words) {
-    throw Error(path_.string() + ": bad row range " + std::to_string(y) + " + " +
-                std::to_string(count));
+  check_block(header_, y, rows, x, words, out.size(), path_.string());
+  // Whole rows in one read; a narrower block row by row.
+  const std::int64_t pieces = words == row_words ? 1 : rows;
+  const std::int64_t piece_words = words == row_words ? rows * words : words;
+  for (std::int64_t i = 0; i < pieces; ++i) {
+    in_.seekg(kUniverseDataOffset + ((y + i) * row_words + x) * 8);
+    in_.read(reinterpret_cast<char*>(out.data() + i * piece_words), piece_words * 8);
+    if (!in_ || in_.gcount() != piece_words * 8) {
+      const std::string why =
+          in_.bad() ? os_reason() : "the file ended early (changed while open?)";
+      in_.clear();
+      throw Error("cannot read rows " + std::to_string(y) + " .. " +
+                  std::to_string(y + rows - 1) + " of " + path_.string() + ": " + why);
+    }
   }
-  in_.seekg(kUniverseDataOffset + y * row_words * 8);
-  in_.read(reinterpret_cast<char*>(out.data()), count * row_words * 8);
-  if (!in_ || in_.gcount() != count * row_words * 8) {
-    const std::string why = in_.bad() ? os_reason() : "the file ended early (changed while open?)";
-    in_.clear();
-    throw Error("cannot read rows " + std::to_string(y) + " .. " + std::to_string(y + count - 1) +
-                " of " + path_.string() + ": " + why);
-  }
-  check_padding(out, header_, y, path_.string());
+  if (x + words == row_words) check_padding(out, words, header_, y, path_.string());
 }
 
 void write_universe(const std::filesystem::path& path, const UniverseHeader& header,
                     const std::function<void(const RowSink&)>& rows) {
-  const std::string text = header_text(header);
   const std::int64_t row_words = header.words_per_row();
   const std::int64_t height = header.problem.shape.height;
-  write_file_atomically(path, [&](std::ostream& out) {
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  write_universe_blocks(path, header, [&](const BlockSink& sink) {
     std::int64_t written = 0; // rows
     rows([&](std::span<const std::uint64_t> words) {
       const auto size = static_cast<std::int64_t>(words.size());
@@ -169,14 +187,37 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
                     std::to_string(written) + " are not whole rows of the " +
                     header.problem.shape.to_string() + " universe");
       }
-      check_padding(words, header, written, path.string());
-      out.write(reinterpret_cast<const char*>(words.data()), size * 8);
-      if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
+      sink(written, size / row_words, 0, row_words, words);
       written += size / row_words;
     });
-    if (written != height) {
-      throw Error(path.string() + ": " + std::to_string(written) + " of " + std::to_string(height) +
-                  " rows written");
+  });
+}
+
+void write_universe_blocks(const std::filesystem::path& path, const UniverseHeader& header,
+                           const std::function<void(const BlockSink&)>& blocks) {
+  const std::string text = header_text(header);
+  const std::int64_t row_words = header.words_per_row();
+  const std::int64_t total = header.problem.shape.height * row_words;
+  write_file_atomically(path, [&](std::ostream& out) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::int64_t written = 0; // words
+    blocks([&](std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
+               std::span<const std::uint64_t> block) {
+      check_block(header, y, rows, x, words, block.size(), path.string());
+      if (x + words == row_words) check_padding(block, words, header, y, path.string());
+      // Whole rows in one write; a narrower block row by row.
+      const std::int64_t pieces = words == row_words ? 1 : rows;
+      const std::int64_t piece_words = words == row_words ? rows * words : words;
+      for (std::int64_t i = 0; i < pieces; ++i) {
+        out.seekp(kUniverseDataOffset + ((y + i) * row_words + x) * 8);
+        out.write(reinterpret_cast<const char*>(block.data() + i * piece_words), piece_words * 8);
+        if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
+      }
+      written += rows * words;
+    });
+    if (written != total) {
+      throw Error(path.string() + ": " + std::to_string(written) + " of " +
+                  std::to_string(total) + " words written");
     }
   });
 }

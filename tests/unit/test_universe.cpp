@@ -130,6 +130,46 @@ TEST_F(Universe, AFailedWriteLeavesTheOldFile) {
   EXPECT_EQ(UniverseReader(file("u.lbu")).header().generation, 2U);
 }
 
+TEST_F(Universe, BlocksReadAndWriteAnyRectangle) {
+  const State state = soup_state("B3/S23:T256,6", 4);
+  write_state(file("u.lbu"), state);
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid); // 4 a row
+  UniverseReader reader(file("u.lbu"));
+  std::vector<std::uint64_t> block(std::size_t{3} * 2);
+  reader.read_block(2, 3, 1, 2, block); // rows 2..4, words 1..2
+  for (std::size_t r = 0; r < 3; ++r) {
+    for (std::size_t w = 0; w < 2; ++w)
+      EXPECT_EQ(block[r * 2 + w], words[(2 + r) * 4 + 1 + w]) << r << " " << w;
+  }
+  EXPECT_THROW(reader.read_block(2, 3, 3, 2, block), Error); // past the row's last word
+
+  // The same universe written back as four 3 x 2 blocks in reverse order.
+  const UniverseHeader header{state.problem, 5};
+  write_universe_blocks(file("v.lbu"), header, [&](const BlockSink& sink) {
+    for (std::int64_t b = 3; b >= 0; --b) {
+      const std::int64_t y = b / 2 * 3;
+      const std::int64_t x = b % 2 * 2;
+      std::vector<std::uint64_t> piece;
+      for (std::int64_t r = y; r < y + 3; ++r) {
+        piece.insert(piece.end(), words.begin() + r * 4 + x, words.begin() + r * 4 + x + 2);
+      }
+      sink(y, 3, x, 2, piece);
+    }
+  });
+  const State back = read_state(file("v.lbu"), std::nullopt);
+  EXPECT_EQ(back.grid, state.grid);
+  EXPECT_EQ(back.generation, 5U);
+
+  // Blocks that leave words unwritten are refused, and nothing is left.
+  EXPECT_NE(error_of([&] {
+              write_universe_blocks(file("w.lbu"), header, [&](const BlockSink& sink) {
+                sink(0, 3, 0, 2, std::span(words).first(6));
+              });
+            }).find("6 of 24 words written"),
+            std::string::npos);
+  EXPECT_EQ(listing(), (std::vector<std::string>{"u.lbu", "v.lbu"}));
+}
+
 TEST_F(Universe, StatesThatDoNotFit) {
   State cube{Problem{parse_rule_spec("B6/S567/3D").rule, Shape{4, 4, 4}, Boundary::torus},
              Grid(Shape{4, 4, 4}), 0};

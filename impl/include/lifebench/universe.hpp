@@ -44,6 +44,10 @@ public:
   /// Rows y .. y + count - 1 (0 <= y, y + count <= height) into `out`, which holds
   /// count * words_per_row() words.
   void read_rows(std::int64_t y, std::int64_t count, std::span<std::uint64_t> out);
+  /// Words x .. x + words - 1 of rows y .. y + rows - 1 (within the universe) into
+  /// `out`, which holds rows * words words, row after row.
+  void read_block(std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
+                  std::span<std::uint64_t> out);
 
 private:
   std::filesystem::path path_;
@@ -59,5 +63,15 @@ using RowSink = std::function<void(std::span<const std::uint64_t>)>;
 /// `path` is left as it was and the error propagates.
 void write_universe(const std::filesystem::path& path, const UniverseHeader& header,
                     const std::function<void(const RowSink&)>& rows);
+
+/// Receives a block of a universe (rows y .. y + rows - 1, words x .. x + words - 1 of
+/// each, row after row in the span), in any order.
+using BlockSink = std::function<void(std::int64_t y, std::int64_t rows, std::int64_t x,
+                                     std::int64_t words, std::span<const std::uint64_t>)>;
+
+/// write_universe() for blocks (sub-universes) that arrive in any order: `blocks` must
+/// emit blocks that cover the universe once (their words must add up to the whole).
+void write_universe_blocks(const std::filesystem::path& path, const UniverseHeader& header,
+                           const std::function<void(const BlockSink&)>& blocks);
 
 } // namespace lifebench
