@@ -24,6 +24,19 @@ std::int64_t Params::get_int(const std::string& name) const {
   return value;
 }
 
+std::int64_t Params::get_bytes(const std::string& name) const {
+  const std::string& text = get(name);
+  const std::size_t digits = std::min(text.find_first_not_of("0123456789"), text.size());
+  const std::string unit = text.substr(digits);
+  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+  const std::int64_t count = digits == 0 || digits > 13 ? -1 : std::stoll(text.substr(0, digits));
+  if (count < 0 || shift < 0 || count > (std::int64_t{1} << 40) >> shift) {
+    throw Error("parameter " + name + "=" + text +
+                " is not a count of bytes up to 1T with an optional K, M or G");
+  }
+  return count << shift;
+}
+
 std::string Params::to_string() const {
   std::string out;
   for (const auto& [name, value] : values_)

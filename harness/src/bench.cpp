@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -31,11 +32,18 @@ public:
   std::vector<double> seconds;
 };
 
+/// The middle value, or the mean of the two middle ones; `values` must not be empty.
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 nlohmann::json timing_statistics(std::vector<double> seconds, const std::string& clock,
                                  const BenchRequest& request) {
   std::sort(seconds.begin(), seconds.end());
   const std::size_t n = seconds.size();
-  const double median = n % 2 == 1 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  const double median = median_of(seconds);
   const double mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(n);
   double variance = 0;
   for (double s : seconds)
@@ -134,12 +142,15 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params,
     const std::string name = info.name + "/" + request.problem.to_string() + "/g" +
                              std::to_string(request.generations) + "/" + params.to_string();
     std::string timing_error;
+    std::map<std::string, std::vector<double>> phases; // each phase's seconds per repetition
     benchmark::RegisterBenchmark(name.c_str(),
                                  [&](benchmark::State& state) {
                                    for (auto _ : state) {
                                      try {
                                        state.SetIterationTime(
                                            simulator->timed_advance(request.generations));
+                                       for (const auto& [phase, s] : simulator->phase_seconds())
+                                         phases[phase].push_back(s);
                                      } catch (const std::exception& e) {
                                        timing_error = e.what();
                                        state.SkipWithError(e.what());
@@ -163,6 +174,8 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params,
     if (reporter.seconds.empty()) return failed(result, "failed", "no repetition was timed");
 
     result["timing"] = timing_statistics(reporter.seconds, simulator->clock(), request);
+    for (const auto& [phase, seconds] : phases)
+      result["timing"]["phases"][phase] = median_of(seconds);
     const double median = result["timing"]["median_s"].get<double>();
     const double updates = double(request.problem.shape.cells()) * double(request.generations);
     const auto bytes = simulator->bytes_per_generation();

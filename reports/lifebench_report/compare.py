@@ -27,6 +27,7 @@ class Cell:
     label: str
     problem: Problem | None
     published: float | None
+    phase: str | None = None  # the cell is this phase's share of the run's time
     status: str = NOT_RUN
     value: float | None = None  # measured, in the cell's unit; only when status is passed
     reason: str | None = None  # why there is no number
@@ -100,6 +101,7 @@ def compare(table: Table, runs: list[Run]) -> TableView:
                 label=label,
                 problem=None if derived else table.cell_problem(row, column),
                 published=table.published(row, column),
+                phase=None if derived else table.cell_phase(row, column),
             )
             if not derived:
                 _measure(cell, by_cell.get((row.name, column.name), []))
@@ -145,6 +147,8 @@ def _measure(cell: Cell, results: list[Result]):
                 generations=cell.problem.generations,
                 device=result.device,
             )
+            fraction = result.phase_fraction(cell.phase) if cell.phase else 1.0
+            value *= fraction
         except NotConvertible as e:
             unconvertible = unconvertible or (result, str(e))
             continue
@@ -152,6 +156,8 @@ def _measure(cell: Cell, results: list[Result]):
         if len(results) > 1:
             cell.notes[-1] = "best of " + cell.notes[-1]
         cell.notes.extend(_problem_notes(cell.problem, result, cell.unit))
+        if cell.phase:
+            cell.notes.append(f"{cell.phase}: {100 * fraction:.3g}% of the timed run")
         return
     if unconvertible:
         cell.status, cell.chosen = NOT_RUN, unconvertible[0]

@@ -355,6 +355,8 @@ def _entry_label(entry: Entry) -> str:
         extra.append(problem.get("description") or ", ".join(f"{k} {v}" for k, v in problem.items()))
     if entry.unit:
         extra.append(entry.unit_label or entry.unit)
+    if entry.phase:
+        extra.append(f"phase {entry.phase}")
     if entry.note:
         extra.append(entry.note)
     small = "".join(f"<small>{label_html(x)}</small>" for x in extra)

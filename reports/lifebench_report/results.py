@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
+from .units import NotConvertible
 
 STATUSES = ("ok", "failed", "unsupported", "unavailable")
 VERIFICATIONS = ("passed", "failed", "not_run")
@@ -49,6 +50,8 @@ class Result:
     rate: float | None  # cell updates per second, ok results only
     bytes_per_second: float | None
     ties: tuple[Tie, ...]  # the cells it fills, none for an untied result
+    median_s: float | None = None  # timing.median_s, the time the rate was computed from
+    phases: dict[str, float] = field(default_factory=dict)  # timing.phases: median s per phase
 
     @property
     def verified(self) -> bool:
@@ -123,6 +126,14 @@ class Result:
     @property
     def stderr_tail(self) -> str | None:
         return _text(self.raw.get("stderr_tail")) or None
+
+    def phase_fraction(self, phase: str) -> float:
+        """The phase's median seconds over the run's: the share of a converted time it took."""
+        if phase not in self.phases:
+            raise NotConvertible(f'the result records no phase "{phase}"')
+        if self.median_s is None:
+            raise NotConvertible("the result records no timing.median_s")
+        return self.phases[phase] / self.median_s
 
     @property
     def why_not(self) -> str:
@@ -327,6 +338,13 @@ def _result(path: Path, index: int, item: Any, experiment: str, run: Run) -> Res
     for key in ("params", "device", "timing"):
         if item.get(key) is not None and not isinstance(item[key], dict):
             raise fail(f"'{key}' must be an object")
+    timing = item.get("timing") or {}
+    median_s = timing.get("median_s")
+    phases = timing.get("phases", {})
+    if not isinstance(phases, dict) or not all(
+        _is_number(v) and v >= 0 for v in phases.values()
+    ):
+        raise fail("'timing.phases' must be an object of phase name: seconds (numbers >= 0)")
 
     return Result(
         raw=item,
@@ -341,6 +359,8 @@ def _result(path: Path, index: int, item: Any, experiment: str, run: Run) -> Res
         rate=float(rate) if rate is not None else None,
         bytes_per_second=float(bytes_per_second) if bytes_per_second is not None else None,
         ties=ties,
+        median_s=float(median_s) if _is_number(median_s) and median_s > 0 else None,
+        phases={str(k): float(v) for k, v in phases.items()},
     )
 
 

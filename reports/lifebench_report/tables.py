@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
-from .units import RATIO_UNIT, UNITS, unit_label
+from .units import RATIO_UNIT, TIME_UNITS, UNITS, unit_label
 
 NO_VALUE = "-"  # a cell the paper leaves empty
 _STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -46,6 +46,7 @@ _COLUMN_KEYS = {
     "unit_label",
     "ratio",
     "note",
+    "phase",
 }
 _ROW_KEYS = _COLUMN_KEYS - {"group"} | {"published"}
 _BOUNDARIES = ("torus", "dead")
@@ -86,6 +87,7 @@ class Entry:
     unit_label: str | None = None
     ratio: tuple[str, str] | None = None  # (numerator, denominator): a derived entry
     note: str | None = None
+    phase: str | None = None  # a phase of the results' timing.phases: its share of the time
     published: list[float | None] = field(default_factory=list)  # rows only
 
     @property
@@ -139,6 +141,10 @@ class Table:
                 scale = entry.scale if entry.scale is not None else 1.0
                 return entry.unit, scale, entry.unit_label or unit_label(entry.unit, scale)
         return self.unit, self.scale, self.label
+
+    def cell_phase(self, row: Entry, column: Entry) -> str | None:
+        """The phase a cell shows (the row's, else the column's), or None for the whole run."""
+        return row.phase or column.phase
 
     def published(self, row: Entry, column: Entry) -> float | None:
         return row.published[self.columns.index(column)]
@@ -215,13 +221,16 @@ class _Validator:
         columns = self.entries("columns", data["columns"], _COLUMN_KEYS, hardware)
         rows = self.entries("rows", data["rows"], _ROW_KEYS, hardware)
         notes = self.string("notes", data["notes"]) if "notes" in data else None
-        if any(c.unit for c in columns) and any(r.unit for r in rows if not r.derived):
-            raise self.fail("unit", "set either on rows or on columns, not on both")
+        for key in ("unit", "phase"):
+            if any(getattr(c, key) for c in columns) and any(
+                getattr(r, key) for r in rows if not r.derived
+            ):
+                raise self.fail(key, "set either on rows or on columns, not on both")
         self.ratios("rows", rows)
         self.ratios("columns", columns)
         for row in rows:
             row.published = self.published(row, data_row=row.published, columns=columns)
-        return Table(
+        table = Table(
             stem=stem,
             path=self.path,
             title=title,
@@ -236,6 +245,21 @@ class _Validator:
             notes=notes,
             model=self.model(data["model"], rows, columns) if "model" in data else None,
         )
+        self.phases(table)
+        return table
+
+    def phases(self, table: Table):
+        """A phase is a share of the run's time: its cells must be in a time unit."""
+        for row in (r for r in table.rows if not r.derived):
+            for column in (c for c in table.columns if not c.derived):
+                phase = table.cell_phase(row, column)
+                unit = table.cell_unit(row, column)[0]
+                if phase and unit not in TIME_UNITS:
+                    raise self.fail(
+                        f"rows '{row.name}' / columns '{column.name}'",
+                        f"phase '{phase}' needs a time unit ({', '.join(TIME_UNITS)}), "
+                        f"the cell is in {unit!r}",
+                    )
 
     def model(self, value: Any, rows: list[Entry], columns: list[Entry]) -> dict[str, Any]:
         """`[model]`: kind = "multistep" and tile = {column = d}; rows are steps t."""
@@ -327,6 +351,8 @@ class _Validator:
                 entry.group = self.string(f"{at}.group", item["group"])
             if "note" in item:
                 entry.note = self.string(f"{at}.note", item["note"])
+            if "phase" in item:
+                entry.phase = self.string(f"{at}.phase", item["phase"])
             if "hardware" in item:
                 entry.hardware = self.string(f"{at}.hardware", item["hardware"])
                 if entry.hardware not in hardware:
@@ -343,7 +369,7 @@ class _Validator:
                     or not all(isinstance(r, str) for r in ratio)
                 ):
                     raise self.fail(f"{at}.ratio", 'expected ["numerator", "denominator"]')
-                for key in ("unit", "scale", "unit_label", "problem", "hardware"):
+                for key in ("unit", "scale", "unit_label", "problem", "hardware", "phase"):
                     if key in item:
                         raise self.fail(at, f"a ratio {where[:-1]} takes no '{key}'")
                 entry.ratio = (ratio[0], ratio[1])

@@ -54,6 +54,8 @@ UNITS: dict[str, UnitSpec] = {
 RATIO_UNIT = "x"
 
 _TIME_FACTORS = {"s": 1.0, "ms": 1e3, "us": 1e6}
+# Units of a whole run's time: the only ones a phase (a share of that time) may be given in.
+TIME_UNITS = tuple(_TIME_FACTORS)
 
 # Keys of a result's `device` that the ceiling units read (kernels/cuda/ceilings.cuh).
 COPY_BANDWIDTH_KEY = "copy_bandwidth_measured_gb_per_s"

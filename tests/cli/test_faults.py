@@ -41,6 +41,12 @@ class Faults(lbtest.CliTestCase):
         self.assertIn("stderr_tail", crash[0])
         self.assertEqual(crash[1]["verification"]["status"], "passed")
         self.assertGreater(crash[1]["throughput"]["cell_updates_per_second"], 0)
+        # Its simulator's phase: the median over the repetitions, each within its timed seconds.
+        timing = crash[1]["timing"]
+        self.assertEqual(len(timing["seconds"]), 3)
+        self.assertEqual(list(timing["phases"]), ["simulate"])
+        self.assertGreater(timing["phases"]["simulate"], 0)
+        self.assertLessEqual(timing["phases"]["simulate"], timing["median_s"])
         manifest = self.box.manifest("out")
         self.assertEqual(manifest["configurations"],
                          {"total": 4, "done": 4, "ok": 2, "failed": 2, "unsupported": 0,

@@ -255,7 +255,7 @@ class RunStreamed(lbtest.CliTestCase):
     def test_memory_budgets_that_hold_no_band(self):
         run = (*self.SOUP, "--generations", "3", "--output", self.box.path("x.lbu"))
         self.assertOneErrorLine(self.lifebench_run("--param", "memory=12Q", *run),
-                                "memory must be a count of bytes", '"12Q"')
+                                "memory=12Q is not a count of bytes")
         self.assertOneErrorLine(self.lifebench_run("--param", "memory=1K", *run),
                                 "memory=1K holds no band", "34 rows of 32 bytes")
         self.assertFalse(os.path.exists(self.box.path("x.lbu")))

@@ -1,12 +1,17 @@
 // A simulator that is correct until its timed advance() is asked for more than
 // `kVerifiedGenerations` at once, then misbehaves (crashes or hangs): it passes
 // verification, so the fault happens where a real kernel's would, while timing.
+// Its reference simulation is its one phase, "simulate", so that the harness's
+// phase statistics are checked on a configuration that times correctly.
 #pragma once
 
 #include "lifebench/experiment.hpp"
 #include "lifebench/reference.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <utility>
 
 namespace lifebench::testing {
@@ -19,7 +24,13 @@ public:
   Grid download() override { return grid_; }
   void advance(std::uint64_t generations) override {
     if (generations > kVerifiedGenerations) fault_();
+    const auto start = std::chrono::steady_clock::now();
     grid_ = reference_advance(problem_, grid_, generations);
+    simulate_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  [[nodiscard]] std::map<std::string, double> phase_seconds() const override {
+    return {{"simulate", simulate_seconds_}};
   }
   static constexpr std::uint64_t kVerifiedGenerations = 8;
 
@@ -27,6 +38,7 @@ private:
   Problem problem_;
   Grid grid_;
   Fault fault_;
+  double simulate_seconds_ = 0;
 };
 
 template <typename Fault>

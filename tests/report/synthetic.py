@@ -3,7 +3,9 @@
 `standard_run` writes one run that exercises every kind of table cell of
 fujita2017-table1 (best of several, verified, failed verification, unsupported, computed
 speed-up, ratios) plus untagged configurations for the throughput plot and hostile text
-that must come out escaped. `STANDARD_EXPECT` says what each cell must show.
+that must come out escaped. `STANDARD_EXPECT` says what each cell must show. Two rows of
+fujita2017-table3 come from a scaled-down out-of-core run: one with its phases
+(`PHASES_EXPECT`), one whose result records none.
 """
 
 from __future__ import annotations
@@ -93,9 +95,10 @@ def result(
     params: dict[str, str] | None = None,
     device: str | None = None,
     bytes_per_second: float | None = None,
+    phases: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """One configuration. `tie`, or each of `ties`, is (row, column) of fujita2017-table1 or
-    (table, row, column)."""
+    (table, row, column). `phases` gives each phase's seconds as a fraction of the median."""
     width, height = shape.split("x")[:2]
     cells = 1
     for n in shape.split("x"):
@@ -146,6 +149,8 @@ def result(
             "max_s": median,
             "cv": 0.0,
         }
+        if phases is not None:  # fractions of the median, as the harness's medians would be
+            data["timing"]["phases"] = {k: f * median for k, f in phases.items()}
         data["throughput"] = {
             "cell_updates_per_second": rate,
             "seconds_per_generation": median / generations,
@@ -191,6 +196,12 @@ CPU_WORD = (0.2e9, 0.3e9, 0.25e9)  # three configurations: the best (0.3e9) is s
 CPU_SINGLE = 8.0e9
 GPU_WORD = 20e9
 GPU_SINGLE = 600e9
+# fujita2017-table3's problem divided by 32 (universe side, T, generations), and the phases'
+# fractions of the run's time (pipelined: they add up to more than the run).
+TABLE3 = "fujita2017-table3"
+TABLE3_COLUMNS = ["SSD read", "SSD write", "simulation", "total", "total rate"]
+OUTOFCORE = 1.5e12
+OUTOFCORE_PHASES = {"read": 0.1, "write": 0.05, "simulate": 0.9}
 
 
 def standard_results() -> list[dict[str, Any]]:
@@ -236,6 +247,20 @@ def standard_results() -> list[dict[str, Any]]:
             params={"words": "double"},
             tie=("GPU", "DOUBLE-WORD"),
         ),
+        *[
+            result(
+                "cuda-outofcore",
+                backend="cuda",
+                rate=OUTOFCORE,
+                device=H100,
+                shape="16384x16384",
+                generations=512,
+                params={"halo_steps": str(steps)},
+                phases=phases,
+                ties=[(TABLE3, row, column) for column in TABLE3_COLUMNS],
+            )
+            for row, steps, phases in (("8K", 256, OUTOFCORE_PHASES), ("16K", 512, None))
+        ],
         # Untagged: the throughput plot's size sweep.
         *[
             result("cpu-trivial", rate=r, shape=s, generations=64)
@@ -277,6 +302,21 @@ STANDARD_EXPECT: dict[tuple[str, str], tuple[str, float | None, str]] = {
     ("speed-up", "word-per-cell"): ("passed", _ratio(GPU_WORD, max(CPU_WORD)), "GPU / CPU"),
     ("speed-up", "SINGLE-WORD"): ("passed", _ratio(GPU_SINGLE, CPU_SINGLE), "GPU / CPU"),
     ("speed-up", "DOUBLE-WORD"): ("failed", None, "needs GPU and CPU"),
+}
+
+
+# fujita2017-table3's cells for the same run: times of the published problem at the measured
+# rate, each phase its fraction of the total; the row without phases has totals only.
+_TABLE3_SECONDS = 524288**2 * 16384 / OUTOFCORE
+PHASES_EXPECT: dict[tuple[str, str], tuple[str, float | None, str]] = {
+    ("8K", "SSD read"): ("passed", 0.1 * _TABLE3_SECONDS, "read: 10% of the timed run"),
+    ("8K", "SSD write"): ("passed", 0.05 * _TABLE3_SECONDS, "write: 5% of the timed run"),
+    ("8K", "simulation"): ("passed", 0.9 * _TABLE3_SECONDS, "simulate: 90% of the timed run"),
+    ("8K", "total"): ("passed", _TABLE3_SECONDS, "grid 16384x16384, published 524288x524288"),
+    ("8K", "total rate"): ("passed", OUTOFCORE / 1e9, "verified"),
+    ("16K", "SSD read"): ("not_run", None, 'the result records no phase "read"'),
+    ("16K", "simulation"): ("not_run", None, 'the result records no phase "simulate"'),
+    ("16K", "total"): ("passed", _TABLE3_SECONDS, "verified"),
 }
 
 

@@ -216,6 +216,66 @@ class TablesTest(TempDir):
             (p.golly(), p.generations, p.cells), ("B3/S23:T16384,16384", 1024, 16384**2)
         )
 
+    def test_fujita_table_3(self):
+        t = tables.load_table(TABLES / "fujita2017-table3.toml")
+        self.assertEqual([c.name for c in t.columns], synthetic.TABLE3_COLUMNS)
+        self.assertEqual([r.name for r in t.rows][:5], ["1K", "2K", "4K", "8K", "16K"])
+        row = t.row("8K")
+        self.assertEqual(
+            [(t.cell_unit(row, c)[:2], t.cell_phase(row, c)) for c in t.columns],
+            [
+                (("s", 1.0), "read"),
+                (("s", 1.0), "write"),
+                (("s", 1.0), "simulate"),
+                (("s", 1.0), None),
+                (("updates/s", 1e9), None),
+            ],
+        )
+        self.assertEqual(row.published, [310, 170, 2860, 3340, 1350])
+        self.assertEqual(t.row("CPU (T=128, DOUBLE-WORD)").published, [None] * 4 + [13.4])
+        p = t.cell_problem(row, t.columns[0])
+        self.assertEqual((p.golly(), p.generations), ("B3/S23:T524288,524288", 16384))
+        for r in t.rows[:5]:  # the published rate is the published total's
+            total, rate = r.published[3], r.published[4]
+            self.assertTrue(math.isclose(p.cells * p.generations / total / 1e9, rate, rel_tol=0.01))
+
+    def test_phase_needs_a_time_unit(self):
+        cases = (
+            (MS_TABLE.replace('name = "256/2048"', 'name = "256/2048"\n    phase = "read"'), None),
+            (
+                MS_TABLE.replace('name = "256/2048"', 'name = "256/2048"\n    phase = "read"')
+                .replace('unit = "ms"', 'unit = "FPS"'),
+                "phase 'read' needs a time unit (s, ms, us), the cell is in 'FPS'",
+            ),
+            (
+                MS_TABLE.replace('name = "256/2048"', 'name = "256/2048"\n    phase = "read"')
+                .replace('name = "v2"', 'name = "v2"\n    unit = "updates/s"'),
+                "the cell is in 'updates/s'",  # the row's unit, as for any cell
+            ),
+            (
+                MS_TABLE.replace('name = "256/2048"', 'name = "256/2048"\n    phase = "read"')
+                .replace('name = "v2"', 'name = "v2"\n    phase = "write"'),
+                "phase: set either on rows or on columns",
+            ),
+            (
+                MS_TABLE.replace('ratio = ["v0", "v2"]', 'ratio = ["v0", "v2"]\n    phase = "x"'),
+                "takes no 'phase'",
+            ),
+            (MS_TABLE.replace('name = "v2"', 'name = "v2"\n    phase = ""'), "non-empty string"),
+        )
+        for text, needle in cases:
+            with self.subTest(needle=needle):
+                path = self.write_table(text) / "t.toml"
+                if needle is None:
+                    t = tables.load_table(path)
+                    self.assertEqual(t.cell_phase(t.row("v2"), t.column("256/2048")), "read")
+                    self.assertIsNone(t.cell_phase(t.row("v2"), t.column("512/1024")))
+                    continue
+                with self.assertRaises(ReportError) as caught:
+                    tables.load_table(path)
+                self.assertIn(needle, str(caught.exception))
+                self.assertIn(str(path), str(caught.exception))
+
     def test_readme_examples_are_valid_tables(self):
         text = (ROOT / "reports" / "README.md").read_text().split("### More examples", 1)[1]
         text = text.split("\n## ", 1)[0].split("\n### ", 1)[0]
@@ -492,6 +552,55 @@ class CompareTest(TempDir):
         self.assertIsNone(view.cells[("v2", "512/1024")].ratio)
 
 
+class PhaseTest(TempDir):
+    def setUp(self):
+        super().setUp()
+        self.table = tables.load_table(TABLES / "fujita2017-table3.toml")
+
+    def test_phase_cells_are_their_share_of_the_converted_time(self):
+        standard = synthetic.standard_results()
+        view = measured(self.table, [r for r in standard if r["experiment"] == "cuda-outofcore"])
+        for (row, column), (status, value, text) in synthetic.PHASES_EXPECT.items():
+            with self.subTest(cell=(row, column)):
+                c = view.cells[(row, column)]
+                self.assertEqual(c.status, status)
+                if value is None:
+                    self.assertIsNone(c.value)
+                    self.assertIn(text, c.reason)
+                    self.assertTrue(c.reason.startswith("not measurable in s: "), c.reason)
+                else:
+                    self.assertAlmostEqual(c.value / value, 1.0)
+                    if text != "verified":  # the page's word for a passed cell, not a note
+                        self.assertIn(text, c.notes)
+        read = view.cells[("8K", "SSD read")]
+        self.assertAlmostEqual(read.ratio, read.value / 310)
+        self.assertTrue(read.better)  # about 300 s against 310: faster
+        self.assertEqual(view.cells[("CPU (T=128, DOUBLE-WORD)", "total")].reason, compare.NO_TIE)
+
+    def test_a_faster_result_without_the_phase_gives_way_to_one_with_it(self):
+        r = synthetic.result
+        tie = [(synthetic.TABLE3, "4K", "SSD read")]
+        view = measured(
+            self.table,
+            [
+                r("x", rate=2e12, ties=tie),
+                r("x", rate=1e12, ties=tie, phases={"read": 0.25}),
+            ],
+        )
+        c = view.cells[("4K", "SSD read")]
+        self.assertEqual(c.status, compare.PASSED)
+        self.assertAlmostEqual(c.value, 0.25 * 524288**2 * 16384 / 1e12)
+
+    def test_malformed_phases(self):
+        for phases in ([1.0], {"read": -1}, {"read": "1"}):
+            with self.subTest(phases=phases):
+                item = synthetic.result("a", rate=1e9)
+                item["timing"]["phases"] = phases
+                with self.assertRaises(ReportError) as caught:
+                    measured(self.table, [item])
+                self.assertIn("'timing.phases' must be", str(caught.exception))
+
+
 class ReportTest(TempDir):
     def generate_standard(self) -> tuple[subprocess.CompletedProcess, Path]:
         res = synthetic.standard_run(self.tmp / "results")
@@ -537,6 +646,19 @@ class ReportTest(TempDir):
             len([n for n in index.iter() if "data-config" in n.attrs]),
             len(synthetic.standard_results()),
         )
+
+    def test_phase_cells_in_the_standard_report(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        root = dom.parse((out / "fujita2017-table3.html").read_text())
+        for (row, column), (status, value, text) in synthetic.PHASES_EXPECT.items():
+            c = cell(root, "measured", row, column)
+            self.assertEqual(c.attrs["data-status"], status, (row, column))
+            self.assertIn(text, c.text, (row, column))
+            expected = "" if value is None else units.fmt3(value)
+            self.assertEqual(c.attrs["data-value"], expected, (row, column))
+        headers = [th.text for th in root.find_all("th", cls="col")]
+        self.assertTrue(any("SSD read" in h and "phase read" in h for h in headers), headers)
 
     def test_results_text_is_escaped(self):
         proc, out = self.generate_standard()

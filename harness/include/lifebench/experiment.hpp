@@ -42,6 +42,11 @@ public:
   [[nodiscard]] virtual std::map<std::string, std::string> device() const { return {}; }
   /// Bytes the technique must move through memory per generation, when it is memory-bound.
   [[nodiscard]] virtual std::optional<double> bytes_per_generation() const { return std::nullopt; }
+  /// Seconds spent in each named phase of the work during the last advance() or
+  /// timed_advance() (phases may overlap in time when the experiment pipelines them, so their
+  /// sum may exceed the timed seconds); empty when the experiment has no phases. Names are
+  /// short lowercase words ("read", "simulate", "write").
+  [[nodiscard]] virtual std::map<std::string, double> phase_seconds() const { return {}; }
 };
 
 /// A parameter of an experiment, spelled as in its source.
@@ -60,6 +65,8 @@ public:
   [[nodiscard]] const std::string& get(const std::string& name) const; ///< throws Error if absent
   [[nodiscard]] std::int64_t
   get_int(const std::string& name) const; ///< throws Error if not an integer
+  /// A count of bytes up to 1T with an optional K, M or G (powers of 1024); throws Error.
+  [[nodiscard]] std::int64_t get_bytes(const std::string& name) const;
   [[nodiscard]] bool has(const std::string& name) const { return values_.contains(name); }
   [[nodiscard]] const std::map<std::string, std::string>& values() const { return values_; }
   [[nodiscard]] std::string to_string() const; ///< "a=1,b=x", sorted by name
