@@ -1,16 +1,8 @@
-// Ours: dense B3/S23 on Hopper at ~9 LOP3 per 32 cells and generation. A warp's
-// lanes hold 32 adjacent words of a row (1024 cells) and each lane a column of
-// rows_per_thread rows of its word, in registers, for steps_per_launch
-// generations per launch. A row's west and east neighbour words come from the
-// adjacent lanes (one shuffle each way, one funnel shift each); its horizontal
-// three-cell sums (2 LOP3) are computed once and serve the three rows that need
-// them; three row sums and the cell give the next state in 7 LOP3.
+// Ours: dense B3/S23 on Hopper (kernels/cuda/life_wide.cuh) on a whole grid, a torus.
 #include "../cuda-lop3/packed_simulator.cuh"
-#include "cuda/life_lop3.cuh"
+#include "cuda/life_wide.cuh"
 
-#include <algorithm>
 #include <cstdint>
-#include <cuda_runtime.h>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,300 +10,32 @@
 namespace lifebench {
 namespace {
 
-namespace life = cuda::life;
-
-constexpr unsigned kWarp = 32;
-constexpr unsigned kWarpsPerBlock = 4; // independent warps, each its own tile
-constexpr unsigned kFullMask = 0xFFFFFFFFU;
-constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
-constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
-constexpr std::int64_t kMaxGridY = 65535;
-constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
-
-/// wide_steps (rows in registers) or wavefront_steps (rows streamed).
-enum class Schedule { registers, wavefront };
-
-/// How the west and east neighbour words are shifted into place: both by funnel
-/// shifts (ALU pipe, with LOP3), both by multiply-adds (FMA pipe), or mixed: west
-/// by a funnel shift, east by multiply-adds (IMAD.HI is slow, so only one of them).
-enum class Shifts { funnel, multiply, mixed };
-
-/// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
-struct Multipliers {
-  std::uint32_t two;
-  std::uint32_t half;
-};
-
-/// Horizontal three-cell sums of a row whose word this lane holds.
-template <Shifts How>
-__device__ __forceinline__ life::RowSum row_sum(std::uint32_t x, Multipliers m) {
-  const std::uint32_t left = __shfl_up_sync(kFullMask, x, 1);    // lane 0: its own word, wrong
-  const std::uint32_t right = __shfl_down_sync(kFullMask, x, 1); // lane 31: likewise
-  if constexpr (How == Shifts::funnel) {
-    return life::row_sum(life::west(x, left), x, life::east(x, right));
-  } else if constexpr (How == Shifts::mixed) {
-    return life::row_sum(life::west(x, left), x, life::east_multiply(x, right, m.half));
-  } else {
-    return life::row_sum(life::west_multiply(x, left, m.two), x,
-                         life::east_multiply(x, right, m.half));
-  }
-}
-
-/// Warp (blockIdx.x, blockIdx.y * kWarpsPerBlock + threadIdx.y): words [c, c + 30)
-/// of rows [r, r + R - 2 * steps) are written, lanes holding words c - 1 ... c + 30
-/// of rows r - steps ... r + R - steps - 1, wrapped around (torus).
-template <int R, Shifts How>
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
-    wide_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-               unsigned words_per_row, unsigned height, unsigned tiles, int steps, Multipliers m) {
-  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
-  if (tile >= tiles) return; // whole warps only
-  const unsigned lane = threadIdx.x;
-  const unsigned rows = static_cast<unsigned>(R - 2 * steps);
-  const unsigned column = life::wrap(
-      static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
-          lane,
-      words_per_row);
-  const unsigned first_row =
-      life::wrap(static_cast<long long>(life::first_output(tile, rows, height)) - steps, height);
-
-  std::uint32_t x[R];
-  unsigned row = first_row;
-#pragma unroll
-  for (int i = 0; i < R; ++i) {
-    x[i] = __ldg(in + row * words_per_row + column);
-    row = row + 1 == height ? 0 : row + 1;
-  }
-
-  // Rows 0 and R - 1 are never updated: one more row at each end goes wrong per generation.
-  for (int s = 0; s < steps; ++s) {
-    life::RowSum above = row_sum<How>(x[0], m);
-    life::RowSum mid = row_sum<How>(x[1], m);
-#pragma unroll
-    for (int i = 1; i < R - 1; ++i) {
-      const life::RowSum below = row_sum<How>(x[i + 1], m);
-      x[i] = life::step_row_sums(above, mid, below, x[i]);
-      above = mid;
-      mid = below;
-    }
-  }
-
-  if (lane == 0 || lane == kWarp - 1) return;
-  // Opaque to the compiler: otherwise it keeps every load's address live through
-  // the generations for the stores, a register per row.
-  row = first_row;
-  asm volatile("" : "+r"(row));
-#pragma unroll
-  for (int i = 0; i < R; ++i) {
-    if (i >= steps && i < R - steps) out[row * words_per_row + column] = x[i];
-    row = row + 1 == height ? 0 : row + 1;
-  }
-}
-
-/// The state one generation keeps while a column streams through it: the row sums
-/// of the two rows last given to it and the cells of the later one.
-struct Level {
-  life::RowSum above;
-  life::RowSum mid;
-  std::uint32_t center;
-};
-
-/// Wavefront schedule: the lane streams a column of L + 2S rows (L = `rows` written)
-/// down through S generations held at once, generation k one row behind generation
-/// k - 1; each row loaded is read once, each cell of generation S written once. As
-/// with wide_steps, rows and cells near the ends go wrong, one more per generation:
-/// the first S and last S rows of the column, whatever the (zero) initial state.
-template <int S, Shifts How>
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
-    wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-                    unsigned words_per_row, unsigned height, unsigned tiles, unsigned rows,
-                    Multipliers m) {
-  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
-  if (tile >= tiles) return; // whole warps only
-  const unsigned lane = threadIdx.x;
-  const bool writes = lane != 0 && lane != kWarp - 1;
-  const unsigned column = life::wrap(
-      static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
-          lane,
-      words_per_row);
-  const unsigned first = life::first_output(tile, rows, height);
-  unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
-  unsigned store_row = life::wrap(first, height);
-  const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
-
-  Level level[S] = {};
-  // Rows loaded kAhead ahead of their use: more loads in flight per warp.
-  std::uint32_t ahead[kAhead];
-#pragma unroll
-  for (int a = 0; a < kAhead; ++a) {
-    ahead[a] = __ldg(in + load_row * words_per_row + column);
-    load_row = next_row(load_row);
-  }
-  const unsigned total = rows + 2 * S;
-#pragma unroll 3
-  for (unsigned j = 0; j < total; ++j) {
-    std::uint32_t v = ahead[0]; // row j of generation 0
-#pragma unroll
-    for (int a = 0; a + 1 < kAhead; ++a) {
-      ahead[a] = ahead[a + 1];
-    }
-    ahead[kAhead - 1] = __ldg(in + load_row * words_per_row + column);
-    load_row = next_row(load_row);
-#pragma unroll
-    for (int k = 0; k < S; ++k) {
-      // v: row j - k of generation k; it completes row j - k - 1 of generation k + 1.
-      const life::RowSum below = row_sum<How>(v, m);
-      const std::uint32_t next =
-          life::step_row_sums(level[k].above, level[k].mid, below, level[k].center);
-      level[k] = {level[k].mid, below, v};
-      v = next;
-    }
-    if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
-      if (writes) out[store_row * words_per_row + column] = v;
-      store_row = next_row(store_row);
-    }
-  }
-}
-
-int rows_per_thread(const Params& params) {
-  return static_cast<int>(params.get_int("rows_per_thread"));
-}
-Schedule schedule(const Params& params) {
-  return params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers;
-}
-Shifts shifts(const Params& params) {
-  const std::string how = params.get("shifts");
-  if (how == "multiply") return Shifts::multiply;
-  return how == "mixed" ? Shifts::mixed : Shifts::funnel;
-}
-int steps_per_launch(const Params& params) {
-  return static_cast<int>(params.get_int("steps_per_launch"));
-}
+namespace wide = cuda::life_wide;
 
 class WideSimulator final : public cuda_packed::PackedSimulator {
 public:
-  WideSimulator(const Problem& problem, Schedule schedule, int rows, int steps, Shifts how)
-      : PackedSimulator(problem, instructions_per_cell(schedule, rows, steps),
+  WideSimulator(const Problem& problem, const wide::Config& config)
+      : PackedSimulator(problem, config.instructions_per_cell(),
                         // each word read and written once per launch
-                        2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / steps),
-        schedule_(schedule), rows_(rows), steps_(steps), how_(how) {}
-
-  /// LOP3 per cell written, 2 per row (its sums) and 7 per updated row per lane
-  /// and generation, for 30 of the 32 lanes' words. registers: R rows, R - 2 updated,
-  /// R - 2S written; wavefront: L + 2S rows streamed and updated, L written. The 2
-  /// shifts and 2 shuffles per row come on top.
-  static double instructions_per_cell(Schedule schedule, int rows, int steps) {
-    const double lop3_per_lane =
-        schedule == Schedule::registers ? 2.0 * rows + 7.0 * (rows - 2) : 9.0 * (rows + 2 * steps);
-    const double written_rows = schedule == Schedule::registers ? rows - 2 * steps : rows;
-    return lop3_per_lane * kWarp / (written_rows * kOutputWords * 32.0);
-  }
+                        2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
+        config_(config) {}
 
 private:
   void launch(std::uint64_t generations) override {
-    switch (how_) {
-    case Shifts::funnel:
-      launch_shifts<Shifts::funnel>(generations);
-      break;
-    case Shifts::multiply:
-      launch_shifts<Shifts::multiply>(generations);
-      break;
-    default:
-      launch_shifts<Shifts::mixed>(generations);
-      break;
-    }
-  }
-
-  template <Shifts How> void launch_shifts(std::uint64_t generations) {
-    if (schedule_ == Schedule::wavefront) {
-      steps_ == 8 ? launch_wavefront<8, How>(generations) : launch_wavefront<16, How>(generations);
-      return;
-    }
-    switch (rows_) {
-    case 64:
-      launch_all<64, How>(generations);
-      break;
-    case 128:
-      launch_all<128, How>(generations);
-      break;
-    default:
-      launch_all<192, How>(generations);
-      break;
-    }
-  }
-
-  template <int R, Shifts How> void launch_all(std::uint64_t generations) {
-    const unsigned groups = (words_per_row() + kOutputWords - 1) / kOutputWords;
     for (std::uint64_t done = 0; done < generations;) {
-      const int steps = static_cast<int>(
-          std::min<std::uint64_t>(static_cast<std::uint64_t>(steps_), generations - done));
-      const auto rows = static_cast<unsigned>(R - 2 * steps);
-      const unsigned tiles = (height() + rows - 1) / rows;
-      const dim3 grid(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
-      const dim3 block(kWarp, kWarpsPerBlock);
-      wide_steps<R, How><<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(),
-                                                       tiles, steps, Multipliers{2U, 1U << 31});
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-      done += static_cast<std::uint64_t>(steps);
-    }
-  }
-
-  /// S generations per launch while S remain, then launches of one.
-  template <int S, Shifts How> void launch_wavefront(std::uint64_t generations) {
-    const unsigned groups = (words_per_row() + kOutputWords - 1) / kOutputWords;
-    const auto rows = static_cast<unsigned>(rows_);
-    const unsigned tiles = (height() + rows - 1) / rows;
-    const dim3 grid(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
-    const dim3 block(kWarp, kWarpsPerBlock);
-    const Multipliers m{2U, 1U << 31};
-    for (std::uint64_t done = 0; done < generations;) {
-      if (generations - done >= S) {
-        wavefront_steps<S, How>
-            <<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(), tiles, rows, m);
-        done += S;
-      } else {
-        wavefront_steps<1, How>
-            <<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height(), tiles, rows, m);
-        done += 1;
-      }
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
+      done += static_cast<std::uint64_t>(wide::launch(config_, in(), out(), words_per_row(),
+                                                      height(), generations - done, stream()));
       swap();
     }
   }
 
-  Schedule schedule_;
-  int rows_;
-  int steps_;
-  Shifts how_;
+  wide::Config config_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
   if (auto reason = cuda_packed::torus_only(problem)) return reason;
-  const int rows = rows_per_thread(params);
-  const int steps = steps_per_launch(params);
-  std::int64_t written_rows = rows;
-  if (schedule(params) == Schedule::registers) {
-    if (rows > 192) {
-      return "schedule=registers: rows_per_thread must be 64, 128 or 192 (rows held in "
-             "registers; 512 and 1024 are for schedule=wavefront)";
-    }
-    if (steps < 1 || steps > kMaxSteps || 2 * steps >= rows) {
-      return "steps_per_launch must be 1 to 32 and below rows_per_thread / 2: each "
-             "generation one more row at each end of a thread's column and one more cell at "
-             "each end of a warp's 32 words go wrong";
-    }
-    written_rows = rows - 2 * steps;
-  } else if (steps != 8 && steps != 16) {
-    return "schedule=wavefront: steps_per_launch must be 8 or 16 (the generations a lane "
-           "holds at once are compiled in)";
-  }
-  const std::int64_t tiles = (problem.shape.height + written_rows - 1) / written_rows;
-  if ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock > kMaxGridY) {
-    return "too many row tiles for CUDA's grid y limit (65535 blocks of 4 warps)";
-  }
-  return std::nullopt;
+  return wide::unsupported(wide::Config::of(params), problem.shape.height);
 }
 
 } // namespace
@@ -325,41 +49,20 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "warp across 32 adjacent words, rows_per_thread rows per lane in registers, "
                  "steps_per_launch generations per launch, neighbour words by shuffles, "
                  "horizontal sums once per row, 9 LOP3 per word and generation",
-    .axes = {{.name = "schedule",
-              .default_value = "registers",
-              .allowed = {"registers", "wavefront"},
-              .description = "registers: a lane holds rows_per_thread rows and updates them "
-                             "all each generation; wavefront: a lane streams its column through "
-                             "steps_per_launch generations held at once"},
-             {.name = "rows_per_thread",
-              .default_value = "128",
-              .allowed = {"64", "128", "192", "512", "1024"},
-              .description = "registers: rows a lane holds (64, 128, 192); wavefront: rows "
-                             "a lane writes per launch"},
-             {.name = "steps_per_launch",
-              .default_value = "8",
-              .allowed = {},
-              .description = "generations per launch; registers: 1 to 32 and below "
-                             "rows_per_thread / 2; wavefront: 8 or 16"},
-             {.name = "shifts",
-              .default_value = "funnel",
-              .allowed = {"funnel", "multiply", "mixed"},
-              .description = "west and east neighbour words by funnel shifts (ALU pipe, as "
-                             "LOP3), by multiply-adds (FMA pipe), or west by a funnel shift "
-                             "and east by multiply-adds"}},
+    .axes = lifebench::cuda::life_wide::axes(),
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(
-              &lifebench::wide_steps<128, lifebench::Shifts::funnel>);
+              &lifebench::cuda::life_wide::wide_steps<128,
+                                                      lifebench::cuda::life_wide::Shifts::funnel>);
         },
     .unsupported = lifebench::unsupported,
     .verify_generations = [](const lifebench::Params& params) -> std::uint64_t {
       // Two full launches and a partial third.
-      return 2 * static_cast<std::uint64_t>(lifebench::steps_per_launch(params)) + 3;
+      return 2 * static_cast<std::uint64_t>(params.get_int("steps_per_launch")) + 3;
     },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::WideSimulator>(
-          problem, lifebench::schedule(params), lifebench::rows_per_thread(params),
-          lifebench::steps_per_launch(params), lifebench::shifts(params));
+          problem, lifebench::cuda::life_wide::Config::of(params));
     }})
