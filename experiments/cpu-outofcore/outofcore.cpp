@@ -16,23 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The `memory` parameter in bytes: a count with an optional K, M or G (powers of 1024).
-std::int64_t memory_budget(const Params& params) {
-  const std::string& text = params.get("memory");
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
-    ++digits;
-  const std::string unit = text.substr(digits);
-  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
-  const std::int64_t count = digits == 0 || digits > 13 ? -1 : std::stoll(text.substr(0, digits));
-  if (count < 0 || shift < 0 || count > (std::int64_t{1} << 40) >> shift) {
-    throw Error("memory must be a count of bytes up to 1T with an optional K, M or G, not \"" +
-                text + "\"");
-  }
-  return count << shift;
-}
-
-/// The band rows of two band buffers filling the memory budget (0: none fit).
 /// The `halo_steps` parameter, checked: 1 ... 4096.
 int halo_steps(const Params& params) {
   const std::int64_t steps = params.get_int("halo_steps");
@@ -40,10 +23,11 @@ int halo_steps(const Params& params) {
   return static_cast<int>(steps);
 }
 
+/// The band rows of two band buffers filling the memory budget (0: none fit).
 template <class Kernel> outofcore::Plan plan_of(const Problem& problem, const Params& params) {
   const int steps = halo_steps(params);
   const std::int64_t row_bytes = UniverseHeader{problem, 0}.words_per_row() * 8;
-  const std::int64_t rows = memory_budget(params) / (2 * row_bytes) - 2 * std::int64_t{steps};
+  const std::int64_t rows = params.get_bytes("memory") / (2 * row_bytes) - 2 * std::int64_t{steps};
   return {steps, std::max<std::int64_t>(0, rows - rows % Kernel::group)};
 }
 

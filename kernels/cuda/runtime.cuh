@@ -1,5 +1,5 @@
-// Small RAII pieces of the CUDA runtime that every CUDA experiment needs: a device
-// buffer, a stream, an event timer, the reason CUDA cannot run here, and the
+// Small RAII pieces of the CUDA runtime that every CUDA experiment needs: device and
+// pinned host buffers, a stream, an event timer, the reason CUDA cannot run here, and the
 // device description that goes into the results.
 #pragma once
 
@@ -16,16 +16,33 @@
 
 namespace lifebench::cuda {
 
-/// An owned allocation of `count` elements of T in device memory (uninitialised).
-template <class T> class DeviceBuffer {
-public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ != 0) LIFEBENCH_CUDA_CALL(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+/// Where a Buffer's memory lives: the device's global memory.
+struct DeviceMemory {
+  static void allocate(void** data, std::size_t bytes) {
+    LIFEBENCH_CUDA_CALL(cudaMalloc(data, bytes));
   }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
+  static void release(void* data) noexcept { LIFEBENCH_CUDA_CALL_NOEXCEPT(cudaFree(data)); }
+};
+
+/// Page-locked host memory: copies to and from the device run at full speed and
+/// asynchronously to the host.
+struct PinnedMemory {
+  static void allocate(void** data, std::size_t bytes) {
+    LIFEBENCH_CUDA_CALL(cudaMallocHost(data, bytes));
+  }
+  static void release(void* data) noexcept { LIFEBENCH_CUDA_CALL_NOEXCEPT(cudaFreeHost(data)); }
+};
+
+/// An owned allocation of `count` elements of T (uninitialised) in `Memory`.
+template <class T, class Memory> class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(std::size_t count) : count_(count) {
+    if (count_ != 0) Memory::allocate(reinterpret_cast<void**>(&data_), bytes());
+  }
+  Buffer(Buffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  Buffer& operator=(Buffer&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
@@ -33,9 +50,9 @@ public:
     }
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { release(); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { release(); }
 
   [[nodiscard]] T* data() const { return data_; }
   [[nodiscard]] std::size_t size() const { return count_; }
@@ -43,7 +60,7 @@ public:
 
 private:
   void release() noexcept {
-    if (data_ != nullptr) LIFEBENCH_CUDA_CALL_NOEXCEPT(cudaFree(data_));
+    if (data_ != nullptr) Memory::release(data_);
     data_ = nullptr;
     count_ = 0;
   }
@@ -51,6 +68,9 @@ private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };
+
+template <class T> using DeviceBuffer = Buffer<T, DeviceMemory>;
+template <class T> using PinnedBuffer = Buffer<T, PinnedMemory>;
 
 /// An owned non-blocking stream: work on it does not serialise with the legacy default stream.
 class Stream {

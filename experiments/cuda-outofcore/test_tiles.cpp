@@ -1,0 +1,136 @@
+// The host side of cuda-outofcore: extended sub-universes read with their halos wrapped
+// around the torus, and the pipeline's ordering, slot reuse and failure handling.
+#include "lifebench/error.hpp"
+#include "lifebench/packed.hpp"
+#include "lifebench/soup.hpp"
+#include "lifebench/state_io.hpp"
+#include "pipeline.hpp"
+#include "tiles.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+namespace fs = std::filesystem;
+namespace tiles = outofcore_tiles;
+namespace pipeline = outofcore_pipeline;
+
+TEST(OutOfCoreTiles, ExtendedSubUniversesWrapAroundTheTorus) {
+  const fs::path file = fs::temp_directory_path() /
+                        ("lifebench-tiles-" + std::to_string(std::random_device{}()) + ".lbu");
+  const Problem problem{parse_rule_spec("B3/S23").rule, Shape{256, 12, 1}, Boundary::torus};
+  const Grid grid = make_soup(SoupSpec{problem.shape, 0.5, 3});
+  write_state(file, State{problem, grid, 0});
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(grid); // 4 a row
+  UniverseReader reader(file);
+  // Halos of 70 cells: 2 words, wider than the 4x2 partition's 1-word sub-universes,
+  // and 70 rows, taller than the universe (it wraps around several times).
+  for (const auto& parts : {tiles::Partition{2, 2}, tiles::Partition{1, 3}, tiles::Partition{4, 2},
+                            tiles::Partition{1, 1}}) {
+    const tiles::Geometry g{4, 12, parts, 70};
+    ASSERT_FALSE(g.unsupported());
+    EXPECT_EQ(g.halo_words(), parts.columns == 1 ? 0 : 2);
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(g.extended_size()));
+    for (int k = 0; k < g.count(); ++k) {
+      tiles::read_extended(reader, g, k, out);
+      for (std::int64_t r = 0; r < g.extended_rows(); ++r) {
+        const std::int64_t y = (((g.first_row(k) - 70 + r) % 12) + 12) % 12;
+        for (std::int64_t c = 0; c < g.extended_words(); ++c) {
+          const std::int64_t x = (((g.first_word(k) - g.halo_words() + c) % 4) + 4) % 4;
+          ASSERT_EQ(out[static_cast<std::size_t>(r * g.extended_words() + c)],
+                    words[static_cast<std::size_t>(y * 4 + x)])
+              << parts.to_string() << " sub-universe " << k << " row " << r << " word " << c;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(
+      (tiles::Geometry{4, 12, {3, 1}, 1}.unsupported()->find("divide") != std::string::npos));
+  fs::remove(file);
+}
+
+TEST(OutOfCoreTiles, PartitionsParseOrAreRefused) {
+  EXPECT_EQ(tiles::Partition::parse("4x4")->columns, 4);
+  EXPECT_EQ(tiles::Partition::parse("1x16")->rows, 16);
+  for (const std::string bad : {"", "4", "x4", "4x", "0x4", "4x4x4", "-1x4", "4 x 4", "99999x1"})
+    EXPECT_FALSE(tiles::Partition::parse(bad)) << bad;
+}
+
+/// What each stage did, in the order it happened.
+struct Log {
+  std::mutex mutex;
+  std::vector<std::string> events;
+  void add(char stage, int k, int s) {
+    const std::lock_guard lock(mutex);
+    events.push_back(std::string(1, stage) + std::to_string(k) + "/" + std::to_string(s));
+  }
+  [[nodiscard]] std::ptrdiff_t at(const std::string& event) const {
+    const auto it = std::find(events.begin(), events.end(), event);
+    return it == events.end() ? -1 : it - events.begin();
+  }
+};
+
+pipeline::Stages logged(Log& log, int fail_reading = -1) {
+  return {.read =
+              [&log, fail_reading](int k, int s) {
+                if (k == fail_reading) throw Error("disk gone");
+                log.add('r', k, s);
+              },
+          .simulate = [&log](int k, int s) { log.add('s', k, s); },
+          .write = [&log](int k, int s) { log.add('w', k, s); }};
+}
+
+TEST(OutOfCorePipeline, InTurnWithoutOverlap) {
+  Log log;
+  (void)pipeline::run(3, false, 1, logged(log));
+  EXPECT_EQ(log.events, (std::vector<std::string>{"r0/0", "s0/0", "w0/0", "r1/0", "s1/0", "w1/0",
+                                                  "r2/0", "s2/0", "w2/0"}));
+}
+
+TEST(OutOfCorePipeline, OverlappedStagesKeepEachItemsOrderAndItsSlot) {
+  for (int round = 0; round < 20; ++round) { // thread timing varies
+    Log log;
+    (void)pipeline::run(10, true, 3, logged(log));
+    ASSERT_EQ(log.events.size(), 30U);
+    for (int k = 0; k < 10; ++k) {
+      const std::string slot = "/" + std::to_string(k % 3);
+      const auto read = log.at("r" + std::to_string(k) + slot);
+      const auto simulated = log.at("s" + std::to_string(k) + slot);
+      const auto written = log.at("w" + std::to_string(k) + slot);
+      ASSERT_GE(read, 0);
+      EXPECT_LT(read, simulated);
+      EXPECT_LT(simulated, written);
+      if (k >= 3) { // the slot is read again only once its last item is written
+        EXPECT_LT(log.at("w" + std::to_string(k - 3) + slot), read) << k;
+      }
+    }
+  }
+}
+
+TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
+  for (const bool overlap : {false, true}) {
+    Log log;
+    try {
+      (void)pipeline::run(10, overlap, overlap ? 3 : 1, logged(log, 4));
+      ADD_FAILURE() << "no error";
+    } catch (const Error& error) {
+      EXPECT_STREQ(error.what(), "disk gone");
+    }
+    for (int k = 4; k < 10; ++k) {
+      EXPECT_EQ(log.at("s" + std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0)), -1);
+    }
+    if (!overlap) {
+      EXPECT_GE(log.at("w3/0"), 0); // in turn, what came before was written
+    }
+  }
+}
+
+} // namespace
+} // namespace lifebench
