@@ -1,0 +1,260 @@
+// Ours: one universe split across the GPUs of a machine. Each GPU holds a band of whole
+// rows with halo_steps (T) halo rows above and below; every T generations the halos
+// are refilled from the neighbouring bands (peer copies between the GPUs, through the
+// host where they have no peer access), then each GPU advances its band T generations
+// with cuda-life-wide's kernel on its own, as a torus whose wrongly wrapped edges are
+// the halo's. The same scheme as cuda-outofcore's bands, with the GPUs' memories in
+// place of the file.
+#include "../cuda-lop3/packed_simulator.cuh"
+#include "cuda/life_wide.cuh"
+#include "cuda/runtime.cuh"
+#include "lifebench/packed.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+namespace wide = cuda::life_wide;
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  (void)cudaGetLastError();
+  return count;
+}
+
+/// The `gpus` parameter: a count, or all of the machine's.
+int gpus_of(const Params& params) {
+  const std::string& text = params.get("gpus");
+  if (text == "all") return device_count();
+  const std::int64_t count = params.get_int("gpus");
+  if (count < 1 || count > 64) throw Error("gpus must be all or 1 ... 64");
+  return static_cast<int>(count);
+}
+
+int halo_steps_of(const Params& params) {
+  const std::int64_t steps = params.get_int("halo_steps");
+  if (steps < 1 || steps > 4096) throw Error("halo_steps must be 1 ... 4096");
+  return static_cast<int>(steps);
+}
+
+/// One GPU's band: `rows` rows of the universe from `first_row`, between T halo rows
+/// above and T below, in two buffers.
+struct Band {
+  int device = 0;
+  std::int64_t first_row = 0;
+  std::int64_t rows = 0;
+  cuda::Stream stream;
+  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> buffers;
+  int current = 0;
+};
+
+class MultiGpuSimulator final : public Simulator {
+public:
+  MultiGpuSimulator(const Problem& problem, const Params& params)
+      : problem_(problem), config_(wide::Config::of(params)), halo_(halo_steps_of(params)),
+        words_per_row_(static_cast<unsigned>(problem.shape.width / 32)) {
+    const int gpus = gpus_of(params);
+    const std::int64_t rows = problem.shape.height / gpus;
+    for (int g = 0; g < gpus; ++g) {
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(g));
+      auto band = std::make_unique<Band>();
+      band->device = g;
+      band->first_row = g * rows;
+      band->rows = rows;
+      for (auto& buffer : band->buffers)
+        buffer = cuda::DeviceBuffer<std::uint32_t>(words(rows + 2 * std::int64_t{halo_}));
+      bands_.push_back(std::move(band));
+    }
+    // Peer access between neighbours where the GPUs allow it (else copies go through the host).
+    for (int g = 0; g < gpus; ++g) {
+      for (const int other : std::set{(g + 1) % gpus, (g + gpus - 1) % gpus}) {
+        int can = 0;
+        if (other == g) continue;
+        LIFEBENCH_CUDA_CALL(cudaDeviceCanAccessPeer(&can, g, other));
+        if (can == 0) continue;
+        LIFEBENCH_CUDA_CALL(cudaSetDevice(g));
+        const cudaError_t status = cudaDeviceEnablePeerAccess(other, 0);
+        if (status != cudaErrorPeerAccessAlreadyEnabled) LIFEBENCH_CUDA_CALL(status);
+        (void)cudaGetLastError();
+        ++peer_links_;
+      }
+    }
+    LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
+  }
+
+  void upload(const Grid& grid) override {
+    const std::vector<std::uint32_t> all = pack_rows<std::uint32_t>(grid);
+    for (auto& band : bands_) {
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
+      LIFEBENCH_CUDA_CALL(cudaMemcpy(centre(*band), all.data() + words(band->first_row),
+                                     words(band->rows) * 4, cudaMemcpyHostToDevice));
+    }
+    LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
+  }
+
+  void advance(std::uint64_t generations) override {
+    for (std::uint64_t done = 0; done < generations;) {
+      const auto steps =
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(halo_), generations - done);
+      exchange_halos();
+      for (auto& band : bands_) {
+        LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
+        const auto height = static_cast<unsigned>(band->rows + 2 * std::int64_t{halo_});
+        for (std::uint64_t step = 0; step < steps; band->current = 1 - band->current) {
+          step += static_cast<std::uint64_t>(wide::launch(
+              config_, band->buffers[band->current].data(), band->buffers[1 - band->current].data(),
+              words_per_row_, height, steps - step, band->stream.get()));
+        }
+      }
+      done += steps;
+    }
+    synchronize();
+  }
+
+  Grid download() override {
+    std::vector<std::uint32_t> all(words(problem_.shape.height));
+    for (auto& band : bands_) {
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
+      LIFEBENCH_CUDA_CALL(cudaMemcpy(all.data() + words(band->first_row), centre(*band),
+                                     words(band->rows) * 4, cudaMemcpyDeviceToHost));
+    }
+    LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
+    Grid grid(problem_.shape);
+    unpack_rows<std::uint32_t>(std::span<const std::uint32_t>(all), grid);
+    return grid;
+  }
+
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    auto info = cuda::device_info(); // device 0's; the machine's GPUs are alike here
+    info["gpus"] = std::to_string(bands_.size());
+    info["rows_per_gpu"] = std::to_string(bands_.front()->rows);
+    info["peer_links"] = std::to_string(peer_links_);
+    return info;
+  }
+
+private:
+  [[nodiscard]] std::size_t words(std::int64_t rows) const {
+    return static_cast<std::size_t>(rows) * words_per_row_;
+  }
+  [[nodiscard]] std::uint32_t* centre(const Band& band) const {
+    return band.buffers[band.current].data() + words(halo_);
+  }
+
+  void synchronize() const {
+    for (const auto& band : bands_) {
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
+      band->stream.synchronize();
+    }
+    LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
+  }
+
+  /// Every band's halos from its neighbours' edge rows (a single band's from its own).
+  /// The bands are idle before (their last generations done) and after (no band's
+  /// kernels overwrite rows a copy still reads).
+  void exchange_halos() {
+    synchronize();
+    const std::size_t n = bands_.size();
+    const std::size_t halo_bytes = words(halo_) * 4;
+    for (std::size_t g = 0; g < n; ++g) {
+      Band& band = *bands_[g];
+      const Band& above = *bands_[(g + n - 1) % n];
+      const Band& below = *bands_[(g + 1) % n];
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(band.device));
+      std::uint32_t* buffer = band.buffers[band.current].data();
+      LIFEBENCH_CUDA_CALL(cudaMemcpyPeerAsync(buffer, band.device,
+                                              centre(above) + words(above.rows - halo_),
+                                              above.device, halo_bytes, band.stream.get()));
+      LIFEBENCH_CUDA_CALL(cudaMemcpyPeerAsync(buffer + words(halo_ + band.rows), band.device,
+                                              centre(below), below.device, halo_bytes,
+                                              band.stream.get()));
+    }
+    synchronize();
+  }
+
+  Problem problem_;
+  wide::Config config_;
+  int halo_;
+  unsigned words_per_row_;
+  std::vector<std::unique_ptr<Band>> bands_;
+  int peer_links_ = 0;
+};
+
+std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+  if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
+  if (auto reason = cuda_packed::torus_only(problem)) return reason;
+  int gpus = 0;
+  int halo = 0;
+  try {
+    gpus = gpus_of(params);
+    halo = halo_steps_of(params);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  const int present = device_count();
+  if (gpus > present || gpus < 1) {
+    return "gpus=" + params.get("gpus") + ": " + std::to_string(present) + " CUDA devices present";
+  }
+  if (problem.shape.height % gpus != 0 || problem.shape.height / gpus < halo) {
+    return "the height " + std::to_string(problem.shape.height) + " must split into " +
+           std::to_string(gpus) + " equal bands of at least halo_steps=" + std::to_string(halo) +
+           " rows (a halo comes from one neighbour)";
+  }
+  return wide::unsupported(wide::Config::of(params), problem.shape.height / gpus + 2 * halo);
+}
+
+} // namespace
+} // namespace lifebench
+
+LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
+    .name = "cuda-multigpu",
+    .family = "square",
+    .backend = "cuda",
+    .source = "ours",
+    .technique = "one universe in bands of rows across the GPUs, halo_steps halo rows refilled "
+                 "from the neighbours by peer copies every halo_steps generations, "
+                 "cuda-life-wide's kernel on each band",
+    .axes =
+        [] {
+          auto axes = lifebench::cuda::life_wide::axes();
+          for (auto& axis : axes) { // the fastest schedule of cuda-life-wide's sweep
+            if (axis.name == "schedule") axis.default_value = "wavefront";
+            if (axis.name == "rows_per_thread") axis.default_value = "512";
+          }
+          axes.insert(axes.begin(),
+                      {{.name = "gpus",
+                        .default_value = "all",
+                        .allowed = {},
+                        .description = "GPUs (bands) to split the universe across: a count, or all "
+                                       "of the machine's"},
+                       {.name = "halo_steps",
+                        .default_value = "64",
+                        .allowed = {},
+                        .description = "generations between halo exchanges, and each band's halo "
+                                       "rows above and below, 1 ... 4096"}});
+          return axes;
+        }(),
+    .unavailable =
+        [] {
+          return lifebench::cuda::unavailable_reason(
+              &lifebench::cuda::life_wide::wide_steps<128,
+                                                      lifebench::cuda::life_wide::Shifts::funnel>);
+        },
+    .unsupported = lifebench::unsupported,
+    .verify_generations =
+        [](const lifebench::Params& params) {
+          // Two whole exchanges and a partial third.
+          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
+        },
+    .make = [](const lifebench::Problem& problem,
+               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
+      return std::make_unique<lifebench::MultiGpuSimulator>(problem, params);
+    }})
