@@ -81,8 +81,7 @@ UniverseHeader parse_header(std::string_view text, const std::string& where) {
 /// Throws if a row's bits past the width are set: the file is corrupt (or a kernel is).
 /// `block` holds rows of `words` words each, the last of them the row's last word.
 void check_padding(std::span<const std::uint64_t> block, std::int64_t words,
-                   const UniverseHeader& header, std::int64_t first_row,
-                   const std::string& where) {
+                   const UniverseHeader& header, std::int64_t first_row, const std::string& where) {
   const std::int64_t width = header.problem.shape.width;
   if (width % 64 == 0) return;
   const std::uint64_t outside = ~std::uint64_t{0} << (width % 64);
@@ -100,9 +99,9 @@ void check_block(const UniverseHeader& header, std::int64_t y, std::int64_t rows
                  std::int64_t words, std::size_t size, const std::string& where) {
   if (y < 0 || rows < 0 || y + rows > header.problem.shape.height || x < 0 || words < 0 ||
       x + words > header.words_per_row() || static_cast<std::int64_t>(size) != rows * words) {
-    throw Error(where + ": bad block of rows " + std::to_string(y) + " + " +
-                std::to_string(rows) + ", words " + std::to_string(x) + " + " +
-                std::to_string(words) + " (" + std::to_string(size) + " words given)");
+    throw Error(where + ": bad block of rows " + std::to_string(y) + " + " + std::to_string(rows) +
+                ", words " + std::to_string(x) + " + " + std::to_string(words) + " (" +
+                std::to_string(size) + " words given)");
   }
 }
 
@@ -167,8 +166,8 @@ void UniverseReader::read_block(std::int64_t y, std::int64_t rows, std::int64_t 
       const std::string why =
           in_.bad() ? os_reason() : "the file ended early (changed while open?)";
       in_.clear();
-      throw Error("cannot read rows " + std::to_string(y) + " .. " +
-                  std::to_string(y + rows - 1) + " of " + path_.string() + ": " + why);
+      throw Error("cannot read rows " + std::to_string(y) + " .. " + std::to_string(y + rows - 1) +
+                  " of " + path_.string() + ": " + why);
     }
   }
   if (x + words == row_words) check_padding(out, words, header_, y, path_.string());
@@ -216,8 +215,8 @@ void write_universe_blocks(const std::filesystem::path& path, const UniverseHead
       written += rows * words;
     });
     if (written != total) {
-      throw Error(path.string() + ": " + std::to_string(written) + " of " +
-                  std::to_string(total) + " words written");
+      throw Error(path.string() + ": " + std::to_string(written) + " of " + std::to_string(total) +
+                  " words written");
     }
   });
 }
