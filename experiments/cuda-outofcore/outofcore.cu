@@ -253,6 +253,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (!cuda_packed::is_conway(problem.rule)) {
     return "B3/S23 only: the kernel's LOP3 sequence computes exactly Conway's rule";
   }
+  if (problem.shape.width % 64 != 0) {
+    return "width must be a multiple of 64: the kernel wraps the universe file's rows of "
+           "64-bit words around whole";
+  }
   if (problem.boundary != Boundary::torus) {
     return "torus only: the sub-universes' halos are read wrapped around, and the kernel "
            "several generations at a time would bring cells to life outside a dead boundary";

@@ -8,9 +8,14 @@
 #include <bit>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fcntl.h>
 #include <limits>
 #include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 #include <vector>
 
 namespace lifebench {
@@ -120,32 +125,53 @@ std::int64_t UniverseHeader::file_bytes() const {
   return kUniverseDataOffset + problem.shape.height * row_bytes;
 }
 
-UniverseReader::UniverseReader(const std::filesystem::path& path)
-    : path_(path), in_(path, std::ios::binary) {
-  if (!in_) throw Error("cannot read " + path.string() + ": " + os_reason());
-  std::string text(static_cast<std::size_t>(kUniverseDataOffset), '\0');
-  in_.read(text.data(), kUniverseDataOffset);
-  const std::int64_t got = in_.gcount();
+UniverseReader::UniverseReader(const std::filesystem::path& path) : path_(path) {
   const std::string where = path.string();
-  if (got < kUniverseDataOffset || text.back() != '\n') {
-    if (got >= static_cast<std::int64_t>(kMagic.size()) &&
-        std::string_view(text).starts_with(kMagic)) {
-      throw Error(where + ": truncated header (" + std::to_string(got) + " of " +
-                  std::to_string(kUniverseDataOffset) + " bytes)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot read " + where + ": " + os_reason());
+  try {
+    std::string text(static_cast<std::size_t>(kUniverseDataOffset), '\0');
+    std::int64_t got = 0;
+    while (got < kUniverseDataOffset) {
+      const ssize_t n =
+          ::read(fd, text.data() + got, static_cast<std::size_t>(kUniverseDataOffset - got));
+      if (n < 0) throw Error("cannot read " + where + ": " + os_reason());
+      if (n == 0) break;
+      got += n;
     }
-    throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
-                "\")");
+    if (got < kUniverseDataOffset || text.back() != '\n') {
+      if (got >= static_cast<std::int64_t>(kMagic.size()) &&
+          std::string_view(text).starts_with(kMagic)) {
+        throw Error(where + ": truncated header (" + std::to_string(got) + " of " +
+                    std::to_string(kUniverseDataOffset) + " bytes)");
+      }
+      throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
+                  "\")");
+    }
+    header_ = parse_header(text, where);
+    struct stat status {};
+    if (::fstat(fd, &status) != 0)
+      throw Error("cannot read the size of " + where + ": " + os_reason());
+    const std::int64_t want = header_.file_bytes();
+    if (static_cast<std::int64_t>(status.st_size) != want) {
+      throw Error(
+          where + ": " + std::to_string(status.st_size) + " bytes, but " +
+          header_.problem.shape.to_string() + " needs " + std::to_string(want) +
+          (static_cast<std::int64_t>(status.st_size) < want ? " (truncated)" : " (trailing data)"));
+    }
+    // Mapped: a block is copied out of the page cache with no call per row.
+    void* map = ::mmap(nullptr, static_cast<std::size_t>(want), PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) throw Error("cannot map " + where + ": " + os_reason());
+    map_ = {static_cast<const std::byte*>(map), static_cast<std::size_t>(want)};
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
-  header_ = parse_header(text, where);
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  if (error) throw Error("cannot read the size of " + where + ": " + error.message());
-  const std::int64_t want = header_.file_bytes();
-  if (static_cast<std::int64_t>(size) != want) {
-    throw Error(where + ": " + std::to_string(size) + " bytes, but " +
-                header_.problem.shape.to_string() + " needs " + std::to_string(want) +
-                (static_cast<std::int64_t>(size) < want ? " (truncated)" : " (trailing data)"));
-  }
+  ::close(fd);
+}
+
+UniverseReader::~UniverseReader() {
+  ::munmap(const_cast<std::byte*>(map_.data()), map_.size());
 }
 
 void UniverseReader::read_rows(std::int64_t y, std::int64_t count, std::span<std::uint64_t> out) {
@@ -156,19 +182,10 @@ void UniverseReader::read_block(std::int64_t y, std::int64_t rows, std::int64_t 
                                 std::int64_t words, std::span<std::uint64_t> out) {
   const std::int64_t row_words = header_.words_per_row();
   check_block(header_, y, rows, x, words, out.size(), path_.string());
-  // Whole rows in one read; a narrower block row by row.
-  const std::int64_t pieces = words == row_words ? 1 : rows;
-  const std::int64_t piece_words = words == row_words ? rows * words : words;
-  for (std::int64_t i = 0; i < pieces; ++i) {
-    in_.seekg(kUniverseDataOffset + ((y + i) * row_words + x) * 8);
-    in_.read(reinterpret_cast<char*>(out.data() + i * piece_words), piece_words * 8);
-    if (!in_ || in_.gcount() != piece_words * 8) {
-      const std::string why =
-          in_.bad() ? os_reason() : "the file ended early (changed while open?)";
-      in_.clear();
-      throw Error("cannot read rows " + std::to_string(y) + " .. " + std::to_string(y + rows - 1) +
-                  " of " + path_.string() + ": " + why);
-    }
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::memcpy(out.data() + i * words,
+                map_.data() + kUniverseDataOffset + ((y + i) * row_words + x) * 8,
+                static_cast<std::size_t>(words) * 8);
   }
   if (x + words == row_words) check_padding(out, words, header_, y, path_.string());
 }
@@ -197,21 +214,20 @@ void write_universe_blocks(const std::filesystem::path& path, const UniverseHead
   const std::string text = header_text(header);
   const std::int64_t row_words = header.words_per_row();
   const std::int64_t total = header.problem.shape.height * row_words;
-  write_file_atomically(path, [&](std::ostream& out) {
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  write_mapped_file_atomically(path, header.file_bytes(), [&](const MappedOutput& out) {
+    std::byte* data = out.bytes().data();
+    std::memcpy(data, text.data(), text.size());
     std::int64_t written = 0; // words
     blocks([&](std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
                std::span<const std::uint64_t> block) {
       check_block(header, y, rows, x, words, block.size(), path.string());
       if (x + words == row_words) check_padding(block, words, header, y, path.string());
-      // Whole rows in one write; a narrower block row by row.
-      const std::int64_t pieces = words == row_words ? 1 : rows;
-      const std::int64_t piece_words = words == row_words ? rows * words : words;
-      for (std::int64_t i = 0; i < pieces; ++i) {
-        out.seekp(kUniverseDataOffset + ((y + i) * row_words + x) * 8);
-        out.write(reinterpret_cast<const char*>(block.data() + i * piece_words), piece_words * 8);
-        if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
+      const std::int64_t first = kUniverseDataOffset + (y * row_words + x) * 8;
+      for (std::int64_t i = 0; i < rows; ++i) {
+        std::memcpy(data + first + i * row_words * 8, block.data() + i * words,
+                    static_cast<std::size_t>(words) * 8);
       }
+      out.start_writeback(first, ((rows - 1) * row_words + words) * 8);
       written += rows * words;
     });
     if (written != total) {

@@ -261,8 +261,9 @@ class RunStreamed(lbtest.CliTestCase):
         self.assertFalse(os.path.exists(self.box.path("x.lbu")))
 
     def test_a_full_disk_fails_the_run_and_leaves_the_previous_output(self):
-        # The file size limit stands in for a disk that fills up: writes past it fail
-        # (EFBIG) as they would with ENOSPC. A 256x96 universe file is 7168 bytes.
+        # The file size limit stands in for a disk that fills up: growing a file past it
+        # fails (EFBIG) as it would with ENOSPC. Each pass reserves the whole next
+        # generation's 7168 bytes (a 256x96 universe) before it writes any.
         out = self.box.path("out.lbu")
         self.assertEqual(self.advance(2, out).returncode, 0)
         before = self.contents(out)
@@ -276,7 +277,7 @@ class RunStreamed(lbtest.CliTestCase):
              *self.PARAMS, "--input", self.start, "--generations", "10", "--output", out],
             cwd=self.box.work, capture_output=True, text=True, timeout=120,
             preexec_fn=small_disk)
-        self.assertOneErrorLine(proc, "cannot write", "File too large")
+        self.assertOneErrorLine(proc, "cannot reserve 7168 bytes", "File too large")
         self.assertEqual(self.contents(out), before)  # the previous run's universe, whole
         self.assertEqual(sorted(os.listdir(self.box.work)), ["out.lbu", "start.lbu"])
 

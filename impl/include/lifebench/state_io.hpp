@@ -8,11 +8,13 @@
 #include "lifebench/grid.hpp"
 #include "lifebench/problem.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 
 namespace lifebench {
@@ -37,6 +39,26 @@ void write_state(const std::filesystem::path& path, const State& state);
 /// into place; on any exception the temporary is removed and `path` is untouched.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
+
+/// A file of a known size being written in place through a memory map.
+class MappedOutput {
+public:
+  MappedOutput(std::span<std::byte> bytes, int fd) : bytes_(bytes), fd_(fd) {}
+  [[nodiscard]] std::span<std::byte> bytes() const { return bytes_; }
+  /// Starts writing bytes [offset, offset + length) to the disk without waiting, so
+  /// that the final sync has less left to do.
+  void start_writeback(std::int64_t offset, std::int64_t length) const;
+
+private:
+  std::span<std::byte> bytes_;
+  int fd_;
+};
+
+/// write_file_atomically() for a file of `size` bytes that `write` fills in any order
+/// through a memory map (zeros where it writes nothing). The space is reserved first,
+/// so a disk too small fails here with one error rather than midway.
+void write_mapped_file_atomically(const std::filesystem::path& path, std::int64_t size,
+                                  const std::function<void(const MappedOutput&)>& write);
 
 /// Removes the temporaries of write_file_atomically(path) that writers killed before the
 /// rename left beside `path` (each may be as large as the file).

@@ -10,14 +10,16 @@
 //
 // The data starts at a page boundary, leaving room for page-aligned reads (mmap,
 // O_DIRECT) of whole rows.
-// A file is only ever written whole, through a temporary renamed into place.
+// A file is only ever written whole, through a temporary renamed into place. Both
+// directions go through memory maps: a sub-universe's rows are copied, not read or
+// written by a call each.
 #pragma once
 
 #include "lifebench/problem.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <span>
 
@@ -38,6 +40,9 @@ struct UniverseHeader {
 class UniverseReader {
 public:
   explicit UniverseReader(const std::filesystem::path& path);
+  ~UniverseReader();
+  UniverseReader(const UniverseReader&) = delete;
+  UniverseReader& operator=(const UniverseReader&) = delete;
 
   [[nodiscard]] const UniverseHeader& header() const { return header_; }
 
@@ -51,7 +56,7 @@ public:
 
 private:
   std::filesystem::path path_;
-  std::ifstream in_;
+  std::span<const std::byte> map_; ///< the whole file, mapped
   UniverseHeader header_;
 };
 
