@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace lifebench::outofcore_pipeline {
 
@@ -56,7 +57,7 @@ public:
   void fail(std::exception_ptr error) {
     {
       const std::lock_guard lock(mutex_);
-      if (failed_ == nullptr) failed_ = error;
+      if (failed_ == nullptr) failed_ = std::move(error);
     }
     changed_.notify_all();
   }
