@@ -364,6 +364,7 @@ public:
     while (generations > 0) {
       const auto steps =
           static_cast<std::int64_t>(std::min<std::uint64_t>(generations, tiling_.steps));
+      queue_.reset(tiles_);
       pool_.run([this, steps](int worker) { pass(worker, steps); });
       grids_.swap();
       generations -= static_cast<std::uint64_t>(steps);
@@ -381,11 +382,12 @@ public:
   }
 
 private:
-  /// A worker's share of one pass: consecutive tiles in row-major order.
+  /// A worker's part of one pass: tiles from the shared queue until none is left, each
+  /// taken one ahead so that its rows are prefetched while the current one computes.
   void pass(int worker, std::int64_t steps) {
-    const auto [begin, end] = pool::share(tiles_, worker, pool_.size());
     const auto mine = 2 * static_cast<std::size_t>(worker);
-    for (std::int64_t tile = begin; tile < end; ++tile) {
+    for (auto tile = queue_.take(); tile;) {
+      const auto next = queue_.take();
       const TileJob job{grids_.cells(),
                         grids_.next(),
                         {buffers_[mine].get(), buffers_[mine + 1].get()},
@@ -394,9 +396,10 @@ private:
                         problem_.shape.height,
                         problem_.boundary == Boundary::torus,
                         steps,
-                        tile_at(tile),
-                        tile + 1 < end ? tile_at(tile + 1) : Tile{0, 0, 0, 0}};
+                        tile_at(*tile),
+                        next ? tile_at(*next) : Tile{0, 0, 0, 0}};
       HWY_DYNAMIC_DISPATCH(PassTile)(job);
+      tile = next;
     }
   }
 
@@ -422,6 +425,7 @@ private:
   std::int64_t tiles_across_;
   std::int64_t tiles_;
   std::vector<hwy::AlignedFreeUniquePtr<std::uint64_t[]>> buffers_;
+  pool::WorkQueue queue_;
   pool::ThreadPool pool_;
 };
 
@@ -454,7 +458,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
     .technique = "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
                  "cache-resident tile with a halo; tiles over a reused thread pool",
-    .axes = {lifebench::pool::threads_axis("threads; tiles split into equal groups"),
+    .axes = {lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
              {"steps", "8", {}, "generations per pass over memory (halo rows), 1..63"},
              {"tile_words", "512", {}, "tile width in 64-bit words (clipped to the row)"},
              {"tile_rows", "64", {}, "tile height in rows (clipped to the grid)"}},

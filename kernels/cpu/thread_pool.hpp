@@ -7,6 +7,7 @@
 #include "lifebench/experiment.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <charconv>
 #include <cstdint>
@@ -94,5 +95,27 @@ struct Share {
 inline Share share(std::int64_t count, int index, int workers) {
   return {count * index / workers, count * (index + 1) / workers};
 }
+
+/// Items 0..count-1 handed out one at a time to whichever worker asks next. Unlike
+/// equal shares, a worker on a slower core (a busy neighbour, a lower clock) takes fewer
+/// items instead of holding up the others at the end of the job.
+class WorkQueue {
+public:
+  /// Starts over with `count` items; call between jobs (ThreadPool::run orders it).
+  void reset(std::int64_t count) {
+    count_ = count;
+    next_.store(0, std::memory_order_relaxed);
+  }
+  /// The next item, or nullopt when all are taken.
+  std::optional<std::int64_t> take() {
+    const std::int64_t item = next_.fetch_add(1, std::memory_order_relaxed);
+    if (item < count_) return item;
+    return std::nullopt;
+  }
+
+private:
+  std::atomic<std::int64_t> next_{0};
+  std::int64_t count_ = 0;
+};
 
 } // namespace lifebench::pool
