@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -121,12 +122,15 @@ public:
   }
 
   /// Advances `in` by `generations` into `out` (`in` itself for in place); adds each
-  /// stage's seconds to `seconds` (the write stage's includes the final sync and rename).
+  /// stage's seconds to `seconds` (the write stage's includes the time spent waiting for
+  /// a pass to reach the disk). Each pass is written beside `out` and renamed into place;
+  /// with overlap the next pass reads the new file while it is synced and renamed.
   void advance(const fs::path& in, const fs::path& out, std::uint64_t generations,
                pipeline::StageSeconds& seconds) {
-    for (bool first = true; generations > 0; first = false) {
-      UniverseReader reader(first ? in : out);
-      UniverseHeader next = reader.header();
+    auto reader = std::make_unique<UniverseReader>(in);
+    std::future<void> committing; // the pass before, on its way to the disk
+    while (generations > 0) {
+      UniverseHeader next = reader->header();
       if (next.problem.shape.height != g_.height || next.words_per_row() != g_.row_words) {
         throw Error("out-of-core: " + next.problem.to_string() + " is not the universe planned");
       }
@@ -137,26 +141,32 @@ public:
       const auto steps =
           std::min<std::uint64_t>(static_cast<std::uint64_t>(g_.halo_steps), generations);
       next.generation += steps;
-      const auto start = std::chrono::steady_clock::now();
-      double piped = 0;
-      write_universe_blocks(out, next, [&](const BlockSink& sink) {
-        const auto pipe_start = std::chrono::steady_clock::now();
-        const pipeline::StageSeconds pass = pipeline::run(
-            g_.count(), plan_.overlap, plan_.slots(),
-            {.read = [&](int k, int s) { tiles::read_extended(reader, g_, k, input(s)); },
-             .simulate = [&](int, int s) { simulate(s, steps); },
-             .write =
-                 [&](int k, int s) {
-                   sink(g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
-                        std::span<const std::uint64_t>(slots_[s].out.data(), slots_[s].out.size()));
-                 }});
-        seconds.read += pass.read;
-        seconds.simulate += pass.simulate;
-        seconds.write += pass.write;
-        piped = seconds_since(pipe_start);
-      });
-      seconds.write += seconds_since(start) - piped;
+      auto file = std::make_unique<UniverseBlockWriter>(out, next);
+      const pipeline::StageSeconds pass = pipeline::run(
+          g_.count(), plan_.overlap, plan_.slots(),
+          {.read = [&](int k, int s) { tiles::read_extended(*reader, g_, k, input(s)); },
+           .simulate = [&](int, int s) { simulate(s, steps); },
+           .write =
+               [&](int k, int s) {
+                 file->write(g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
+                             std::span<const std::uint64_t>(slots_[s].out.data(),
+                                                            slots_[s].out.size()));
+               }});
+      seconds.read += pass.read;
+      seconds.simulate += pass.simulate;
+      seconds.write += pass.write;
       generations -= steps;
+
+      const auto start = std::chrono::steady_clock::now();
+      file->finish();
+      if (committing.valid()) committing.get(); // passes reach `out` in order
+      if (generations > 0) reader = std::make_unique<UniverseReader>(file->temporary());
+      if (plan_.overlap && generations > 0) {
+        committing = std::async(std::launch::async, [file = std::move(file)] { file->commit(); });
+      } else {
+        file->commit();
+      }
+      seconds.write += seconds_since(start);
     }
   }
 

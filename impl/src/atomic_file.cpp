@@ -79,44 +79,53 @@ void write_file_atomically(const std::filesystem::path& path,
   sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
 }
 
-void MappedOutput::start_writeback(std::int64_t offset, std::int64_t length) const {
-  // Advice only: the final fsync writes whatever this does not.
+MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
+    : path_(path), temporary_(temporary_beside(path)) {
+  fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error("cannot create " + temporary_.string() + ": " + os_reason());
+  try {
+    if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
+      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + temporary_.string() +
+                  ": " + std::generic_category().message(error));
+    }
+    const auto length = static_cast<std::size_t>(size);
+    void* map = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (map == MAP_FAILED) throw Error("cannot map " + temporary_.string() + ": " + os_reason());
+    bytes_ = {static_cast<std::byte*>(map), length};
+  } catch (...) {
+    ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+    throw;
+  }
+}
+
+MappedFileWriter::~MappedFileWriter() {
+  if (!bytes_.empty()) ::munmap(bytes_.data(), bytes_.size());
+  if (fd_ >= 0) {
+    ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length) const {
+  // Advice only: commit()'s fsync writes whatever this does not.
   (void)::sync_file_range(fd_, offset, length, SYNC_FILE_RANGE_WRITE);
 }
 
-void write_mapped_file_atomically(const std::filesystem::path& path, std::int64_t size,
-                                  const std::function<void(const MappedOutput&)>& write) {
-  const std::filesystem::path temporary = temporary_beside(path);
-  int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error("cannot create " + temporary.string() + ": " + os_reason());
-  void* map = MAP_FAILED;
-  const auto bytes = static_cast<std::size_t>(size);
-  try {
-    if (const int error = ::posix_fallocate(fd, 0, size); error != 0) {
-      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + temporary.string() +
-                  ": " + std::generic_category().message(error));
-    }
-    map = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (map == MAP_FAILED) throw Error("cannot map " + temporary.string() + ": " + os_reason());
-    write(MappedOutput({static_cast<std::byte*>(map), bytes}, fd));
-    ::munmap(map, bytes);
-    map = MAP_FAILED;
-    if (::fsync(fd) != 0) throw Error("cannot sync " + temporary.string() + ": " + os_reason());
-    ::close(std::exchange(fd, -1));
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-      throw Error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
-                  error.message());
-    }
-  } catch (...) {
-    if (map != MAP_FAILED) ::munmap(map, bytes);
-    if (fd >= 0) ::close(fd);
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw;
+void MappedFileWriter::commit() {
+  ::munmap(bytes_.data(), bytes_.size());
+  bytes_ = {};
+  if (::fsync(fd_) != 0) throw Error("cannot sync " + temporary_.string() + ": " + os_reason());
+  std::error_code error;
+  std::filesystem::rename(temporary_, path_, error);
+  if (error) {
+    throw Error("cannot rename " + temporary_.string() + " to " + path_.string() + ": " +
+                error.message());
   }
-  const std::filesystem::path folder = path.parent_path();
+  ::close(std::exchange(fd_, -1));
+  const std::filesystem::path folder = path_.parent_path();
   sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
 }
 

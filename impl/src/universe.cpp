@@ -209,32 +209,47 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
   });
 }
 
+UniverseBlockWriter::UniverseBlockWriter(const std::filesystem::path& path,
+                                         const UniverseHeader& header)
+    : path_(path), header_(header), file_(path, header.file_bytes()) {
+  const std::string text = header_text(header);
+  std::memcpy(file_.bytes().data(), text.data(), text.size());
+}
+
+void UniverseBlockWriter::write(std::int64_t y, std::int64_t rows, std::int64_t x,
+                                std::int64_t words, std::span<const std::uint64_t> block) {
+  const std::int64_t row_words = header_.words_per_row();
+  check_block(header_, y, rows, x, words, block.size(), path_.string());
+  if (x + words == row_words) check_padding(block, words, header_, y, path_.string());
+  const std::int64_t first = kUniverseDataOffset + (y * row_words + x) * 8;
+  std::byte* data = file_.bytes().data();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::memcpy(data + first + i * row_words * 8, block.data() + i * words,
+                static_cast<std::size_t>(words) * 8);
+  }
+  file_.start_writeback(first, ((rows - 1) * row_words + words) * 8);
+  written_ += rows * words;
+}
+
+void UniverseBlockWriter::finish() const {
+  const std::int64_t total = header_.problem.shape.height * header_.words_per_row();
+  if (written_ != total) {
+    throw Error(path_.string() + ": " + std::to_string(written_) + " of " + std::to_string(total) +
+                " words written");
+  }
+}
+
+void UniverseBlockWriter::commit() {
+  finish();
+  file_.commit();
+}
+
 void write_universe_blocks(const std::filesystem::path& path, const UniverseHeader& header,
                            const std::function<void(const BlockSink&)>& blocks) {
-  const std::string text = header_text(header);
-  const std::int64_t row_words = header.words_per_row();
-  const std::int64_t total = header.problem.shape.height * row_words;
-  write_mapped_file_atomically(path, header.file_bytes(), [&](const MappedOutput& out) {
-    std::byte* data = out.bytes().data();
-    std::memcpy(data, text.data(), text.size());
-    std::int64_t written = 0; // words
-    blocks([&](std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
-               std::span<const std::uint64_t> block) {
-      check_block(header, y, rows, x, words, block.size(), path.string());
-      if (x + words == row_words) check_padding(block, words, header, y, path.string());
-      const std::int64_t first = kUniverseDataOffset + (y * row_words + x) * 8;
-      for (std::int64_t i = 0; i < rows; ++i) {
-        std::memcpy(data + first + i * row_words * 8, block.data() + i * words,
-                    static_cast<std::size_t>(words) * 8);
-      }
-      out.start_writeback(first, ((rows - 1) * row_words + words) * 8);
-      written += rows * words;
-    });
-    if (written != total) {
-      throw Error(path.string() + ": " + std::to_string(written) + " of " + std::to_string(total) +
-                  " words written");
-    }
-  });
+  UniverseBlockWriter file(path, header);
+  blocks([&](std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
+             std::span<const std::uint64_t> block) { file.write(y, rows, x, words, block); });
+  file.commit();
 }
 
 } // namespace lifebench

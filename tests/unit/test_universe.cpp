@@ -170,6 +170,38 @@ TEST_F(Universe, BlocksReadAndWriteAnyRectangle) {
   EXPECT_EQ(listing(), (std::vector<std::string>{"u.lbu", "v.lbu"}));
 }
 
+TEST_F(Universe, AWrittenPassIsReadableBeforeItIsCommitted) {
+  const State state = soup_state("B3/S23:T128,4", 0);
+  write_state(file("u.lbu"), state);
+  const std::string before = contents(file("u.lbu"));
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  const UniverseHeader header{state.problem, 9};
+  {
+    UniverseBlockWriter next(file("u.lbu"), header);
+    next.write(0, 2, 0, 2, std::span(words).first(4));
+    EXPECT_THROW(next.finish(), Error); // rows 2 and 3 missing
+    next.write(2, 2, 0, 2, std::span(words).subspan(4));
+    next.finish();
+    // The next pass reads the temporary while `u.lbu` still holds the old generation.
+    UniverseReader early(next.temporary());
+    EXPECT_EQ(early.header().generation, 9U);
+    std::vector<std::uint64_t> all(words.size());
+    early.read_rows(0, 4, all);
+    EXPECT_EQ(all, words);
+    EXPECT_EQ(contents(file("u.lbu")), before);
+    next.commit();
+    EXPECT_EQ(UniverseReader(file("u.lbu")).header().generation, 9U);
+    EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+  }
+  {
+    // Dropped before commit(): the file stays as it was and no temporary is left.
+    UniverseBlockWriter abandoned(file("u.lbu"), UniverseHeader{state.problem, 10});
+    abandoned.write(0, 4, 0, 2, words);
+  }
+  EXPECT_EQ(UniverseReader(file("u.lbu")).header().generation, 9U);
+  EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+}
+
 TEST_F(Universe, StatesThatDoNotFit) {
   State cube{Problem{parse_rule_spec("B6/S567/3D").rule, Shape{4, 4, 4}, Boundary::torus},
              Grid(Shape{4, 4, 4}), 0};

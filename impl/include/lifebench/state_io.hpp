@@ -40,25 +40,34 @@ void write_state(const std::filesystem::path& path, const State& state);
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
-/// A file of a known size being written in place through a memory map.
-class MappedOutput {
+/// A file of `size` bytes written in place through a memory map, into a temporary
+/// beside `path` that commit() renames into place with write_file_atomically()'s
+/// guarantees. The space is reserved first, so a disk too small fails in the constructor
+/// with one error rather than midway. Destroyed uncommitted, it removes the temporary
+/// and leaves `path` as it was.
+class MappedFileWriter {
 public:
-  MappedOutput(std::span<std::byte> bytes, int fd) : bytes_(bytes), fd_(fd) {}
+  MappedFileWriter(const std::filesystem::path& path, std::int64_t size);
+  ~MappedFileWriter();
+  MappedFileWriter(const MappedFileWriter&) = delete;
+  MappedFileWriter& operator=(const MappedFileWriter&) = delete;
+
+  /// The file's bytes (zeros where nothing was written); valid until commit().
   [[nodiscard]] std::span<std::byte> bytes() const { return bytes_; }
+  /// The temporary: whatever was written is readable there before commit().
+  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
   /// Starts writing bytes [offset, offset + length) to the disk without waiting, so
-  /// that the final sync has less left to do.
+  /// that commit() has less left to do.
   void start_writeback(std::int64_t offset, std::int64_t length) const;
+  /// Unmaps the file, syncs it to the disk, renames it to `path` and syncs the folder.
+  void commit();
 
 private:
+  std::filesystem::path path_;
+  std::filesystem::path temporary_;
+  int fd_ = -1;
   std::span<std::byte> bytes_;
-  int fd_;
 };
-
-/// write_file_atomically() for a file of `size` bytes that `write` fills in any order
-/// through a memory map (zeros where it writes nothing). The space is reserved first,
-/// so a disk too small fails here with one error rather than midway.
-void write_mapped_file_atomically(const std::filesystem::path& path, std::int64_t size,
-                                  const std::function<void(const MappedOutput&)>& write);
 
 /// Removes the temporaries of write_file_atomically(path) that writers killed before the
 /// rename left beside `path` (each may be as large as the file).

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "lifebench/problem.hpp"
+#include "lifebench/state_io.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +74,30 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
 /// each, row after row in the span), in any order.
 using BlockSink = std::function<void(std::int64_t y, std::int64_t rows, std::int64_t x,
                                      std::int64_t words, std::span<const std::uint64_t>)>;
+
+/// A universe written block by block (sub-universes, in any order) into a temporary
+/// beside `path`, renamed into place by commit(). Destroyed uncommitted, `path` is left
+/// as it was. The blocks must cover the universe once (their words must add up to it).
+class UniverseBlockWriter {
+public:
+  UniverseBlockWriter(const std::filesystem::path& path, const UniverseHeader& header);
+
+  /// A BlockSink's block.
+  void write(std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
+             std::span<const std::uint64_t> block);
+  /// Throws unless the blocks written cover the universe; the temporary then holds it
+  /// whole and may be read (UniverseReader) before commit(), e.g. while it syncs.
+  void finish() const;
+  [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
+  /// finish(), then the temporary to the disk and into place.
+  void commit();
+
+private:
+  std::filesystem::path path_;
+  UniverseHeader header_;
+  MappedFileWriter file_;
+  std::int64_t written_ = 0; ///< words
+};
 
 /// write_universe() for blocks (sub-universes) that arrive in any order: `blocks` must
 /// emit blocks that cover the universe once (their words must add up to the whole).
