@@ -103,6 +103,33 @@ template <class V> HWY_INLINE V Majority(V a, V b, V c) {
 #endif
 }
 
+/// ~c & (a ^ b).
+template <class V> HWY_INLINE V XorAndNot(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0x14>(a, b, c);
+#else
+  return hn::AndNot(c, hn::Xor(a, b));
+#endif
+}
+
+/// c ? ~a & ~b : a & b, i.e. (a ^ c) & (b ^ c).
+template <class V> HWY_INLINE V BothOrNeither(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0x42>(a, b, c);
+#else
+  return hn::And(hn::Xor(a, c), hn::Xor(b, c));
+#endif
+}
+
+/// a ? b : c, bit by bit.
+template <class V> HWY_INLINE V Select(V a, V b, V c) {
+#if LIFEBENCH_TERNLOG
+  return Ternary<0xCA>(a, b, c);
+#else
+  return hn::Or(hn::And(a, b), hn::AndNot(a, c));
+#endif
+}
+
 /// Cells' west neighbours: the word shifted one cell towards higher bits, the bit
 /// that enters from the previous word (LSB = leftmost cell).
 template <class V> HWY_INLINE V FromWest(V centre, V previous) {
@@ -147,8 +174,8 @@ HWY_INLINE RowSum<hn::Vec<D>> Horizontal(D d, const std::uint64_t* at, hn::Vec<D
 }
 
 /// B3/S23 from the row sums above, here and below (each including its centre
-/// column), i.e. from the nine-cell sum s = lo + 2 * (carry + t0) + 4 * t1:
-/// next = (s == 3) | (alive & s == 4).
+/// column), i.e. from the nine-cell sum s = lo + 2 * (t0 + 2 * t1 + carry):
+/// s == 3 is lo & count2 == 1, s == 4 is ~lo & count2 == 2.
 template <class V>
 HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowSum<V>& below,
                        V alive) {
@@ -156,19 +183,9 @@ HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowS
   const V carry = Majority(above.lo, here.lo, below.lo);
   const V t0 = hn::Xor3(above.hi, here.hi, below.hi);
   const V t1 = Majority(above.hi, here.hi, below.hi);
-#if LIFEBENCH_TERNLOG
-  // Three instructions: s is 0, 3 or 4 exactly when t0 = t1 = 0 and lo = carry (s = 0
-  // or 3), or t0 ^ t1 and exactly one of lo, carry, t1 (s = 3 or 4); then next =
-  // (lo | alive) & that, since s = 0 cannot hold for a live cell (it is in the sum).
-  const V one_of_lo_carry_t1 = Ternary<0x16>(lo, carry, t1);
-  const V sum_is_0_3_or_4 = Ternary<0x29>(t0, t1, one_of_lo_carry_t1);
-  return Ternary<0xA8>(lo, alive, sum_is_0_3_or_4);
-#else
-  // s == 3 is lo & (carry + t0 + 2 t1 == 1), s == 4 is ~lo & (... == 2).
-  const V count2_is_1 = hn::AndNot(t1, hn::Xor(t0, carry));
-  const V count2_is_2 = hn::And(hn::Xor(t0, t1), hn::Xor(carry, t1));
-  return hn::Or(hn::And(lo, count2_is_1), hn::AndNot(lo, hn::And(alive, count2_is_2)));
-#endif
+  const V count2_is_1 = XorAndNot(t0, carry, t1);
+  const V count2_is_2 = BothOrNeither(t0, carry, t1);
+  return Select(lo, count2_is_1, hn::And(alive, count2_is_2));
 }
 
 /// Rows [r0, r1) one generation on from `src`, words [p0, p0 + n) of each row: src
