@@ -148,9 +148,9 @@ public:
            .simulate = [&](int, int s) { simulate(s, steps); },
            .write =
                [&](int k, int s) {
-                 file->write(g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
-                             std::span<const std::uint64_t>(slots_[s].out.data(),
-                                                            slots_[s].out.size()));
+                 file->write(
+                     g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
+                     std::span<const std::uint64_t>(slots_[s].out.data(), slots_[s].out.size()));
                }});
       seconds.read += pass.read;
       seconds.simulate += pass.simulate;
