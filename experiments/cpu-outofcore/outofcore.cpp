@@ -3,12 +3,11 @@
 // time, with Algorithm SINGLE-WORD or DOUBLE-WORD; only two bands are ever in memory.
 #include "cpu/outofcore.hpp"
 
+#include "common/universe_file.hpp"
 #include "cpu/bpbc_rows.hpp"
 #include "lifebench/error.hpp"
-#include "lifebench/state_io.hpp"
 
 #include <filesystem>
-#include <random>
 #include <string>
 
 namespace lifebench {
@@ -31,45 +30,33 @@ template <class Kernel> outofcore::Plan plan_of(const Problem& problem, const Pa
   return {steps, std::max<std::int64_t>(0, rows - rows % Kernel::group)};
 }
 
-fs::path folder_of(const Params& params) {
-  const std::string& folder = params.get("folder");
-  return folder == "temp" ? fs::temp_directory_path() : fs::path(folder);
-}
-
 template <class Kernel> class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), plan_(plan_of<Kernel>(problem, params)),
-        file_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
-                                   std::to_string(std::random_device{}()) + ".lbu")) {}
-  ~OutOfCoreSimulator() override {
-    std::error_code ignored;
-    fs::remove(file_, ignored);
-  }
-  OutOfCoreSimulator(const OutOfCoreSimulator&) = delete;
-  OutOfCoreSimulator& operator=(const OutOfCoreSimulator&) = delete;
+      : problem_(problem), plan_(plan_of<Kernel>(problem, params)), file_(problem, params) {}
 
-  void upload(const Grid& grid) override { write_state(file_, State{problem_, grid, 0}); }
+  void upload(const Grid& grid) override { file_.upload(grid); }
   void advance(std::uint64_t generations) override {
-    outofcore::advance<Kernel>(file_, file_, generations, plan_);
+    outofcore::advance<Kernel>(file_.path(), file_.path(), generations, plan_);
   }
-  Grid download() override { return read_state(file_, std::nullopt).grid; }
+  Grid download() override { return file_.download(); }
 
   [[nodiscard]] std::map<std::string, std::string> device() const override {
     const UniverseHeader header{problem_, 0};
     // A band taller than the universe is allocated at the universe's height.
     const outofcore::Plan used{plan_.halo_steps, std::min(plan_.band_rows, problem_.shape.height)};
-    return {{"folder", file_.parent_path().string()},
-            {"file_bytes", std::to_string(header.file_bytes())},
-            {"band_rows", std::to_string(used.band_rows)},
-            {"band_memory_bytes",
-             std::to_string(outofcore::memory_bytes(used, header.words_per_row()))}};
+    std::map<std::string, std::string> info{
+        {"band_rows", std::to_string(used.band_rows)},
+        {"band_memory_bytes",
+         std::to_string(outofcore::memory_bytes(used, header.words_per_row()))}};
+    file_.describe(info);
+    return info;
   }
 
 private:
   Problem problem_;
   outofcore::Plan plan_;
-  fs::path file_;
+  outofcore::UniverseFile file_;
 };
 
 template <class Kernel>
@@ -89,10 +76,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
            " + 2 x halo_steps = " + std::to_string(Kernel::group + 2 * steps) + " rows of " +
            std::to_string(UniverseHeader{problem, 0}.words_per_row() * 8) + " bytes";
   }
-  const fs::path folder = folder_of(params);
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) return "folder " + folder.string() + " is not a folder";
-  return std::nullopt;
+  return outofcore::folder_unsupported(params);
 }
 
 } // namespace
@@ -117,11 +101,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {},
               .description = "memory budget of the two band buffers (bytes, or with K, M, G); "
                              "the band rows (sub-universe height) follow from it"},
-             {.name = "folder",
-              .default_value = "temp",
-              .allowed = {},
-              .description = "folder of the universe file; temp: the system's temporary "
-                             "folder"}},
+             lifebench::outofcore::folder_axis()},
     .unsupported =
         [](const lifebench::Problem& problem, const lifebench::Params& params) {
           return lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {

@@ -50,12 +50,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "steps_per_launch generations per launch, neighbour words by shuffles, "
                  "horizontal sums once per row, 9 LOP3 per word and generation",
     .axes = lifebench::cuda::life_wide::axes(),
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::cuda::life_wide::wide_steps<128,
-                                                      lifebench::cuda::life_wide::Shifts::funnel>);
-        },
+    .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
     .verify_generations = [](const lifebench::Params& params) -> std::uint64_t {
       // Two full launches and a partial third.

@@ -224,11 +224,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "cuda-life-wide's kernel on each band",
     .axes =
         [] {
-          auto axes = lifebench::cuda::life_wide::axes();
-          for (auto& axis : axes) { // the fastest schedule of cuda-life-wide's sweep
-            if (axis.name == "schedule") axis.default_value = "wavefront";
-            if (axis.name == "rows_per_thread") axis.default_value = "512";
-          }
+          auto axes = lifebench::cuda::life_wide::fastest_axes();
           axes.insert(axes.begin(),
                       {{.name = "gpus",
                         .default_value = "all",
@@ -242,12 +238,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                                        "rows above and below, 1 ... 4096"}});
           return axes;
         }(),
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::cuda::life_wide::wide_steps<128,
-                                                      lifebench::cuda::life_wide::Shifts::funnel>);
-        },
+    .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
     .verify_generations =
         [](const lifebench::Params& params) {

@@ -5,6 +5,7 @@
 // written to the next version of the file, which replaces the old one atomically once
 // the pass is whole. overlap=on pipelines the disk and the GPU (pipeline.hpp).
 #include "../cuda-lop3/packed_simulator.cuh"
+#include "common/universe_file.hpp"
 #include "cuda/life_wide.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/error.hpp"
@@ -22,7 +23,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -210,40 +210,26 @@ private:
   cuda::Stream stream_;
 };
 
-fs::path folder_of(const Params& params) {
-  const std::string& folder = params.get("folder");
-  return folder == "temp" ? fs::temp_directory_path() : fs::path(folder);
-}
-
 /// The universe in a file of its own in `folder`, removed with the simulator.
 class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), plan_(plan_of(params)),
-        geometry_(geometry_of(UniverseHeader{problem, 0}, plan_)), run_(geometry_, plan_),
-        file_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
-                                   std::to_string(std::random_device{}()) + ".lbu")) {}
-  ~OutOfCoreSimulator() override {
-    std::error_code ignored;
-    fs::remove(file_, ignored);
-  }
-  OutOfCoreSimulator(const OutOfCoreSimulator&) = delete;
-  OutOfCoreSimulator& operator=(const OutOfCoreSimulator&) = delete;
+      : plan_(plan_of(params)), geometry_(geometry_of(UniverseHeader{problem, 0}, plan_)),
+        run_(geometry_, plan_), file_(problem, params) {}
 
-  void upload(const Grid& grid) override { write_state(file_, State{problem_, grid, 0}); }
+  void upload(const Grid& grid) override { file_.upload(grid); }
   void advance(std::uint64_t generations) override {
     seconds_ = {};
-    run_.advance(file_, file_, generations, seconds_);
+    run_.advance(file_.path(), file_.path(), generations, seconds_);
   }
-  Grid download() override { return read_state(file_, std::nullopt).grid; }
+  Grid download() override { return file_.download(); }
 
   [[nodiscard]] std::map<std::string, double> phase_seconds() const override {
     return {{"read", seconds_.read}, {"simulate", seconds_.simulate}, {"write", seconds_.write}};
   }
   [[nodiscard]] std::map<std::string, std::string> device() const override {
     auto info = cuda::device_info();
-    info["folder"] = file_.parent_path().string();
-    info["file_bytes"] = std::to_string(UniverseHeader{problem_, 0}.file_bytes());
+    file_.describe(info);
     info["subuniverses"] = geometry_.parts.to_string();
     info["extended_subuniverse_bytes"] = std::to_string(geometry_.extended_size() * 8);
     info["pinned_host_bytes"] = std::to_string(plan_.host_bytes(geometry_));
@@ -251,11 +237,10 @@ public:
   }
 
 private:
-  Problem problem_;
   Plan plan_;
   tiles::Geometry geometry_;
   OutOfCore run_;
-  fs::path file_;
+  outofcore::UniverseFile file_;
   pipeline::StageSeconds seconds_;
 };
 
@@ -277,10 +262,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   } catch (const Error& error) {
     return error.what();
   }
-  const fs::path folder = folder_of(params);
-  std::error_code error;
-  if (!fs::is_directory(folder, error)) return "folder " + folder.string() + " is not a folder";
-  return std::nullopt;
+  return outofcore::folder_unsupported(params);
 }
 
 } // namespace
@@ -297,11 +279,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "their centres written back; overlap: reads, GPU and writes pipelined",
     .axes =
         [] {
-          auto axes = lifebench::cuda::life_wide::axes();
-          for (auto& axis : axes) { // the fastest schedule of cuda-life-wide's sweep
-            if (axis.name == "schedule") axis.default_value = "wavefront";
-            if (axis.name == "rows_per_thread") axis.default_value = "512";
-          }
+          auto axes = lifebench::cuda::life_wide::fastest_axes();
           axes.insert(axes.begin(),
                       {{.name = "subuniverses",
                         .default_value = "auto",
@@ -324,19 +302,10 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                         .allowed = {},
                         .description = "pinned host memory budget for the sub-universe slots "
                                        "(bytes, or with K, M, G)"},
-                       {.name = "folder",
-                        .default_value = "temp",
-                        .allowed = {},
-                        .description = "folder of the universe file; temp: the system's temporary "
-                                       "folder"}});
+                       lifebench::outofcore::folder_axis()});
           return axes;
         }(),
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::cuda::life_wide::wide_steps<128,
-                                                      lifebench::cuda::life_wide::Shifts::funnel>);
-        },
+    .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
     .verify_generations =
         [](const lifebench::Params& params) {

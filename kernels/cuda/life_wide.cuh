@@ -12,6 +12,7 @@
 
 #include "cuda/error.cuh"
 #include "cuda/life_lop3.cuh"
+#include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <algorithm>
@@ -237,6 +238,17 @@ inline std::vector<Axis> axes() {
                           "multiply-adds"}};
 }
 
+/// axes() with cuda-life-wide's fastest configuration as the defaults (wavefront,
+/// 512 rows), for the experiments that run these kernels on parts of a universe.
+inline std::vector<Axis> fastest_axes() {
+  auto fastest = axes();
+  for (auto& axis : fastest) {
+    if (axis.name == "schedule") axis.default_value = "wavefront";
+    if (axis.name == "rows_per_thread") axis.default_value = "512";
+  }
+  return fastest;
+}
+
 /// Why `config` cannot run on a torus `height` rows high, or nothing.
 inline std::optional<std::string> unsupported(const Config& config, std::int64_t height) {
   if (config.schedule == Schedule::registers) {
@@ -312,6 +324,12 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
 }
 
 } // namespace detail
+
+/// Why these kernels cannot run here (no CUDA device, or none this binary has code
+/// for), or nothing: the `unavailable` of every experiment that uses them.
+inline std::optional<std::string> unavailable() {
+  return unavailable_reason(&wide_steps<128, Shifts::funnel>);
+}
 
 /// Enqueues one launch of up to config.steps of the `generations` still to do, from `in`
 /// to `out` (torus of height rows of words_per_row words) on `stream`; returns how many

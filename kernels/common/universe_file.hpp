@@ -1,0 +1,68 @@
+// The universe file an out-of-core simulator keeps its state in (cpu-outofcore,
+// cuda-outofcore): a name of its own in the `folder` parameter's folder, written by
+// upload, read by download, removed with the simulator.
+#pragma once
+
+#include "lifebench/experiment.hpp"
+#include "lifebench/state_io.hpp"
+#include "lifebench/universe.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <system_error>
+
+namespace lifebench::outofcore {
+
+inline Axis folder_axis() {
+  return {.name = "folder",
+          .default_value = "temp",
+          .allowed = {},
+          .description = "folder of the universe file; temp: the system's temporary folder"};
+}
+
+inline std::filesystem::path folder_of(const Params& params) {
+  const std::string& folder = params.get("folder");
+  return folder == "temp" ? std::filesystem::temp_directory_path() : std::filesystem::path(folder);
+}
+
+/// Why the `folder` parameter cannot hold the universe file, or nothing.
+inline std::optional<std::string> folder_unsupported(const Params& params) {
+  const std::filesystem::path folder = folder_of(params);
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) {
+    return "folder " + folder.string() + " is not a folder";
+  }
+  return std::nullopt;
+}
+
+class UniverseFile {
+public:
+  UniverseFile(const Problem& problem, const Params& params)
+      : problem_(problem),
+        path_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
+                                   std::to_string(std::random_device{}()) + ".lbu")) {}
+  ~UniverseFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  UniverseFile(const UniverseFile&) = delete;
+  UniverseFile& operator=(const UniverseFile&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  void upload(const Grid& grid) const { write_state(path_, State{problem_, grid, 0}); }
+  [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
+  /// The file's entries of Simulator::device(): its folder and size.
+  void describe(std::map<std::string, std::string>& info) const {
+    info["folder"] = path_.parent_path().string();
+    info["file_bytes"] = std::to_string(UniverseHeader{problem_, 0}.file_bytes());
+  }
+
+private:
+  Problem problem_;
+  std::filesystem::path path_;
+};
+
+} // namespace lifebench::outofcore
