@@ -109,11 +109,9 @@ public:
       for (auto& band : bands_) {
         LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
         const auto height = static_cast<unsigned>(band->rows + 2 * std::int64_t{halo_});
-        for (std::uint64_t step = 0; step < steps; band->current = 1 - band->current) {
-          step += static_cast<std::uint64_t>(wide::launch(
-              config_, band->buffers[band->current].data(), band->buffers[1 - band->current].data(),
-              words_per_row_, height, steps - step, band->stream.get()));
-        }
+        band->current =
+            wide::advance(config_, {band->buffers[0].data(), band->buffers[1].data()},
+                          band->current, words_per_row_, height, steps, band->stream.get());
       }
       done += steps;
     }

@@ -184,15 +184,11 @@ private:
   void simulate(int s, std::uint64_t steps) {
     const auto words32 = static_cast<unsigned>(2 * g_.extended_words());
     const auto rows = static_cast<unsigned>(g_.extended_rows());
-    int current = 0;
     LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(device_[0].data(), slots_[s].in.data(),
                                         slots_[s].in.bytes(), cudaMemcpyHostToDevice,
                                         stream_.get()));
-    for (std::uint64_t done = 0; done < steps; current = 1 - current) {
-      done += static_cast<std::uint64_t>(wide::launch(plan_.kernel, device_[current].data(),
-                                                      device_[1 - current].data(), words32, rows,
-                                                      steps - done, stream_.get()));
-    }
+    const int current = wide::advance(plan_.kernel, {device_[0].data(), device_[1].data()}, 0,
+                                      words32, rows, steps, stream_.get());
     const std::uint32_t* centre = device_[current].data() +
                                   static_cast<std::size_t>(g_.halo_steps) * words32 +
                                   2 * g_.halo_words();

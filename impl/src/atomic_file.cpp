@@ -49,6 +49,22 @@ void sync_to_disk(const std::filesystem::path& path) {
   if (synced != 0) throw Error("cannot sync " + path.string() + " to disk: " + reason);
 }
 
+/// Renames `temporary` (synced) over `path`: atomic within one folder.
+void rename_into_place(const std::filesystem::path& temporary, const std::filesystem::path& path) {
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    throw Error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
+                error.message());
+  }
+}
+
+/// Syncs the folder of `path` after a rename into it.
+void sync_folder_of(const std::filesystem::path& path) {
+  const std::filesystem::path folder = path.parent_path();
+  sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
+}
+
 } // namespace
 
 void write_file_atomically(const std::filesystem::path& path,
@@ -63,20 +79,14 @@ void write_file_atomically(const std::filesystem::path& path,
     out.close();
     if (out.fail()) throw Error("cannot write " + temporary.string() + ": " + os_reason());
     sync_to_disk(temporary);
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-      throw Error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
-                  error.message());
-    }
+    rename_into_place(temporary, path);
   } catch (...) {
     out.close();
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
     throw;
   }
-  const std::filesystem::path folder = path.parent_path();
-  sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
+  sync_folder_of(path);
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
@@ -118,15 +128,9 @@ void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
   if (::fsync(fd_) != 0) throw Error("cannot sync " + temporary_.string() + ": " + os_reason());
-  std::error_code error;
-  std::filesystem::rename(temporary_, path_, error);
-  if (error) {
-    throw Error("cannot rename " + temporary_.string() + " to " + path_.string() + ": " +
-                error.message());
-  }
+  rename_into_place(temporary_, path_);
   ::close(std::exchange(fd_, -1));
-  const std::filesystem::path folder = path_.parent_path();
-  sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
+  sync_folder_of(path_);
 }
 
 void remove_temporaries_beside(const std::filesystem::path& path) {

@@ -16,6 +16,7 @@
 #include "lifebench/experiment.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <optional>
@@ -354,6 +355,19 @@ inline int launch(const Config& config, const std::uint32_t* in, std::uint32_t* 
   }
   LIFEBENCH_CUDA_CHECK_LAUNCH();
   return done;
+}
+
+/// Enqueues launches on `stream` until `generations` are done, from buffers[current]
+/// back and forth between the two (tori of height rows of words_per_row words);
+/// returns the index of the buffer that then holds the result.
+inline int advance(const Config& config, const std::array<std::uint32_t*, 2>& buffers, int current,
+                   unsigned words_per_row, unsigned height, std::uint64_t generations,
+                   cudaStream_t stream) {
+  for (std::uint64_t done = 0; done < generations; current = 1 - current) {
+    done += static_cast<std::uint64_t>(launch(config, buffers[current], buffers[1 - current],
+                                              words_per_row, height, generations - done, stream));
+  }
+  return current;
 }
 
 } // namespace lifebench::cuda::life_wide
