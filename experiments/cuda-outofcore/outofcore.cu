@@ -3,8 +3,10 @@
 // read from the file, copied to the GPU, T generations by the project's fastest
 // multi-step kernel (kernels/cuda/life_wide.cuh), its clean centre copied back and
 // written to the next version of the file, which replaces the old one atomically once
-// the pass is whole. overlap=on pipelines the disk and the GPU (pipeline.hpp).
+// the pass is whole. overlap=on pipelines the disk and the GPU (pipeline.hpp);
+// scheme=skewed cuts bands with no halo instead (bands.hpp). Both are ours.
 #include "../cuda-lop3/packed_simulator.cuh"
+#include "bands.hpp"
 #include "common/universe_file.hpp"
 #include "cuda/life_wide.cuh"
 #include "cuda/runtime.cuh"
@@ -23,7 +25,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace lifebench {
@@ -32,11 +36,16 @@ namespace {
 namespace fs = std::filesystem;
 namespace wide = cuda::life_wide;
 namespace tiles = outofcore_tiles;
+namespace bands = outofcore_bands;
 namespace pipeline = outofcore_pipeline;
 
 constexpr int kOverlapSlots = 3; // one being read, one simulated, one written
 
+/// halo: the paper's sub-universes extended by T cells; skewed: bands with no halo (ours).
+enum class Scheme { halo, skewed };
+
 struct Plan {
+  Scheme scheme = Scheme::halo;
   std::optional<tiles::Partition> parts; ///< none: "auto"
   int halo_steps = 0;
   bool overlap = true;
@@ -44,14 +53,11 @@ struct Plan {
   wide::Config kernel;
 
   [[nodiscard]] int slots() const { return overlap ? kOverlapSlots : 1; }
-  /// Pinned host bytes of `g`'s slots: an extended sub-universe in, its centre out.
-  [[nodiscard]] std::int64_t host_bytes(const tiles::Geometry& g) const {
-    return slots() * (g.extended_size() + g.tile_size()) * 8;
-  }
 };
 
 Plan plan_of(const Params& params) {
   Plan plan;
+  plan.scheme = params.get("scheme") == "skewed" ? Scheme::skewed : Scheme::halo;
   const std::string& parts = params.get("subuniverses");
   if (parts != "auto") {
     plan.parts = tiles::Partition::parse(parts);
@@ -69,37 +75,91 @@ Plan plan_of(const Params& params) {
   return plan;
 }
 
-/// Why `g` cannot run under `plan`, or nothing.
-std::optional<std::string> unsupported_geometry(const tiles::Geometry& g, const Plan& plan) {
-  if (auto why = g.unsupported()) return why;
-  if (g.extended_size() * 2 > std::numeric_limits<std::uint32_t>::max()) {
-    return "an extended sub-universe of " + std::to_string(g.extended_size() * 64) +
-           " cells is past the kernel's 32-bit word indices: use more subuniverses";
+/// How a pass cuts the universe: halo-extended sub-universes or skewed bands.
+using Layout = std::variant<tiles::Geometry, bands::Bands>;
+
+/// Words of one pinned host slot: an extended sub-universe (its centre comes back into
+/// it) or a band (the prelude comes in band-sized chunks).
+std::int64_t slot_words(const Layout& layout) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->extended_size();
+  return std::get<bands::Bands>(layout).slot_words();
+}
+
+/// Words of the device buffers: two extended sub-universes, or two band buffers and
+/// the handoff.
+std::int64_t device_words(const Layout& layout) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return 2 * g->extended_size();
+  return std::get<bands::Bands>(layout).device_words();
+}
+
+std::int64_t host_bytes(const Layout& layout, const Plan& plan) {
+  return plan.slots() * slot_words(layout) * 8;
+}
+
+/// The partition's name, for messages and results.
+std::string partition_of(const Layout& layout) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->parts.to_string();
+  return "1x" + std::to_string(std::get<bands::Bands>(layout).count);
+}
+
+/// Why `layout` cannot run under `plan`, or nothing.
+std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& plan) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
+    if (auto why = g->unsupported()) return why;
+    if (auto why = wide::unsupported(plan.kernel, g->extended_rows())) return why;
+  } else {
+    const auto& b = std::get<bands::Bands>(layout);
+    if (auto why = b.unsupported()) return why;
+    if (auto why = wide::unsupported(plan.kernel, b.buffer_rows())) return why;
   }
-  if (auto why = wide::unsupported(plan.kernel, g.extended_rows())) return why;
-  if (plan.host_bytes(g) > plan.memory) {
-    return "subuniverses=" + g.parts.to_string() + " needs " + std::to_string(plan.host_bytes(g)) +
-           " bytes of pinned host memory (" + std::to_string(plan.slots()) +
-           " slots of an extended sub-universe and its centre), over memory=" +
-           std::to_string(plan.memory);
+  if (device_words(layout) > std::numeric_limits<std::uint32_t>::max()) {
+    return "device buffers of " + std::to_string(device_words(layout) * 64) +
+           " cells are past the kernel's 32-bit word indices: use more subuniverses";
+  }
+  if (host_bytes(layout, plan) > plan.memory) {
+    return "subuniverses=" + partition_of(layout) + " needs " +
+           std::to_string(host_bytes(layout, plan)) + " bytes of pinned host memory (" +
+           std::to_string(plan.slots()) + " slots of " + std::to_string(slot_words(layout) * 8) +
+           " bytes), over memory=" + std::to_string(plan.memory);
   }
   return std::nullopt;
 }
 
-/// The plan's partition of `header`'s universe: the given one, or for auto the fewest
-/// square n x n sub-universes that fit the memory budget.
-tiles::Geometry geometry_of(const UniverseHeader& header, const Plan& plan) {
-  tiles::Geometry g{header.words_per_row(), header.problem.shape.height, {}, plan.halo_steps};
+/// `parts` of `header`'s universe under `plan`'s scheme.
+Layout layout_with(const UniverseHeader& header, const Plan& plan, const tiles::Partition& parts) {
+  if (plan.scheme == Scheme::halo) {
+    return tiles::Geometry{header.words_per_row(), header.problem.shape.height, parts,
+                           plan.halo_steps};
+  }
+  return bands::Bands{.row_words = header.words_per_row(),
+                      .height = header.problem.shape.height,
+                      .count = parts.rows,
+                      .steps = plan.halo_steps,
+                      .max_launch = plan.kernel.steps};
+}
+
+/// The plan's layout of `header`'s universe: the given partition, or for auto the
+/// fewest n x n sub-universes (halo) or 1 x n bands (skewed), n a power of two, that fit
+/// the memory budget.
+Layout layout_of(const UniverseHeader& header, const Plan& plan) {
   if (plan.parts) {
-    g.parts = *plan.parts;
-    if (auto why = unsupported_geometry(g, plan)) throw Error(*why);
-    return g;
+    if (plan.scheme == Scheme::skewed && plan.parts->columns != 1) {
+      throw Error("scheme=skewed cuts the universe into bands of whole rows: subuniverses must "
+                  "be 1xR, not " +
+                  plan.parts->to_string());
+    }
+    const Layout layout = layout_with(header, plan, *plan.parts);
+    if (auto why = unsupported_layout(layout, plan)) throw Error(*why);
+    return layout;
   }
-  for (int n = 1; n <= g.row_words && n <= g.height; n *= 2) {
-    g.parts = {n, n};
-    if (!unsupported_geometry(g, plan)) return g;
+  const std::int64_t height = header.problem.shape.height;
+  for (int n = 1; n <= height && n <= header.words_per_row(); n *= 2) {
+    const tiles::Partition parts{plan.scheme == Scheme::halo ? n : 1, n};
+    const Layout layout = layout_with(header, plan, parts);
+    if (!unsupported_layout(layout, plan)) return layout;
   }
-  throw Error("subuniverses=auto: no n x n partition (n a power of two) of " +
+  throw Error("subuniverses=auto: no partition into n x n sub-universes or 1 x n bands (n a "
+              "power of two) of " +
               header.problem.shape.to_string() + " fits memory=" + std::to_string(plan.memory) +
               " with halo_steps=" + std::to_string(plan.halo_steps));
 }
@@ -108,17 +168,183 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Pinned slots and two device buffers for one extended sub-universe, and the passes.
+/// What a pass does with each of its items: read it from the file into a pinned slot,
+/// advance it on the GPU (its result comes back into the slot), write it to the next
+/// version of the file.
+class Passes {
+public:
+  virtual ~Passes() = default;
+  Passes() = default;
+  Passes(const Passes&) = delete;
+  Passes& operator=(const Passes&) = delete;
+
+  [[nodiscard]] virtual int items(int steps) const = 0;
+  virtual void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) = 0;
+  virtual void simulate(int k, int steps, std::span<std::uint64_t> slot) = 0;
+  virtual void write(UniverseBlockWriter& file, const UniverseHeader& header, int k, int steps,
+                     std::span<const std::uint64_t> slot) = 0;
+};
+
+/// The paper's passes: each sub-universe extended by T cells, its centre written back.
+class HaloPasses final : public Passes {
+public:
+  HaloPasses(const tiles::Geometry& g, const wide::Config& kernel)
+      : g_(g), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(
+                                            static_cast<std::size_t>(2 * g.extended_size())),
+                                        cuda::DeviceBuffer<std::uint32_t>(
+                                            static_cast<std::size_t>(2 * g.extended_size()))} {}
+
+  [[nodiscard]] int items(int) const override { return g_.count(); }
+  void read(UniverseReader& file, int k, int, std::span<std::uint64_t> slot) override {
+    tiles::read_extended(file, g_, k, slot.first(static_cast<std::size_t>(g_.extended_size())));
+  }
+  void simulate(int, int steps, std::span<std::uint64_t> slot) override {
+    const auto words32 = static_cast<unsigned>(2 * g_.extended_words());
+    const auto rows = static_cast<unsigned>(g_.extended_rows());
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(device_[0].data(), slot.data(),
+                                        static_cast<std::size_t>(g_.extended_size()) * 8,
+                                        cudaMemcpyHostToDevice, stream_.get()));
+    const int current = wide::advance(kernel_, {device_[0].data(), device_[1].data()}, 0, words32,
+                                      rows, static_cast<std::uint64_t>(steps), stream_.get());
+    const std::uint32_t* centre = device_[current].data() +
+                                  static_cast<std::size_t>(g_.halo_steps) * words32 +
+                                  2 * g_.halo_words();
+    LIFEBENCH_CUDA_CALL(cudaMemcpy2DAsync(
+        slot.data(), static_cast<std::size_t>(g_.tile_words()) * 8, centre,
+        std::size_t{words32} * 4, static_cast<std::size_t>(g_.tile_words()) * 8,
+        static_cast<std::size_t>(g_.tile_rows()), cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+  }
+  void write(UniverseBlockWriter& file, const UniverseHeader&, int k, int,
+             std::span<const std::uint64_t> slot) override {
+    file.write(g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
+               slot.first(static_cast<std::size_t>(g_.tile_size())));
+  }
+
+private:
+  tiles::Geometry g_;
+  wide::Config kernel_;
+  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
+  cuda::Stream stream_;
+};
+
+/// bands.hpp's operations on the GPU: row copies to and from the handoff, and launches.
+struct DeviceBandOperations {
+  std::array<std::uint32_t*, 2> buffers;
+  std::uint32_t* handoff;
+  std::size_t row_words32;
+  const wide::Config& kernel;
+  cudaStream_t stream;
+  int current = 0;
+
+  [[nodiscard]] std::size_t offset(std::int64_t row) const {
+    return static_cast<std::size_t>(row) * row_words32;
+  }
+  void copy(std::uint32_t* to, const std::uint32_t* from, std::int64_t rows) const {
+    LIFEBENCH_CUDA_CALL(
+        cudaMemcpyAsync(to, from, offset(rows) * 4, cudaMemcpyDeviceToDevice, stream));
+  }
+  void to_handoff(std::int64_t buffer_row, std::int64_t handoff_row, std::int64_t rows) const {
+    copy(handoff + offset(handoff_row), buffers[current] + offset(buffer_row), rows);
+  }
+  void from_handoff(std::int64_t handoff_row, std::int64_t buffer_row, std::int64_t rows) const {
+    copy(buffers[current] + offset(buffer_row), handoff + offset(handoff_row), rows);
+  }
+  void step(std::int64_t first_row, std::int64_t rows, int generations) {
+    const int done =
+        wide::launch(kernel, buffers[current] + offset(first_row),
+                     buffers[1 - current] + offset(first_row), static_cast<unsigned>(row_words32),
+                     static_cast<unsigned>(rows), static_cast<std::uint64_t>(generations), stream);
+    if (done != generations)
+      throw Error("out-of-core: a launch did not do the planned generations");
+    current = 1 - current;
+  }
+};
+
+/// Ours: skewed bands (bands.hpp), no halo recomputed; the prelude's chunks come first.
+class SkewedPasses final : public Passes {
+public:
+  SkewedPasses(const bands::Bands& b, const wide::Config& kernel)
+      : full_(b), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(buffer_words32()),
+                                           cuda::DeviceBuffer<std::uint32_t>(buffer_words32())},
+        handoff_(static_cast<std::size_t>(2 * b.handoff_rows() * b.row_words)) {}
+
+  [[nodiscard]] int items(int steps) const override { return pass(steps).items(); }
+  void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) override {
+    const bands::Bands b = pass(steps);
+    tiles::read_rows(file, b.first_input_row(k), b.input_rows(k),
+                     slot.first(static_cast<std::size_t>(b.input_rows(k) * b.row_words)));
+  }
+  void simulate(int k, int steps, std::span<std::uint64_t> slot) override {
+    const bands::Bands b = pass(steps);
+    DeviceBandOperations ops{{device_[0].data(), device_[1].data()},
+                             handoff_.data(),
+                             static_cast<std::size_t>(2 * b.row_words),
+                             kernel_,
+                             stream_.get()};
+    // Every item arrives in buffer 0: a band alone, the prelude's chunks one under another.
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(device_[0].data() + ops.offset(b.input_buffer_row(k)),
+                                        slot.data(), ops.offset(b.input_rows(k)) * 4,
+                                        cudaMemcpyHostToDevice, stream_.get()));
+    const std::vector<int> launches = launches_of(steps);
+    if (!b.is_chunk(k)) {
+      bands::advance_band(b, launches, ops);
+      LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(
+          slot.data(), device_[ops.current].data() + ops.offset(b.output_buffer_row()),
+          ops.offset(b.band_rows()) * 4, cudaMemcpyDeviceToHost, stream_.get()));
+    } else if (k + 1 == b.chunks()) {
+      bands::advance_prelude(b, launches, ops);
+    }
+    stream_.synchronize();
+  }
+  void write(UniverseBlockWriter& file, const UniverseHeader& header, int k, int steps,
+             std::span<const std::uint64_t> slot) override {
+    const bands::Bands b = pass(steps);
+    if (b.is_chunk(k)) return; // the prelude only hands rows on
+    tiles::write_rows(file, header, b.first_output_row(k), b.band_rows(),
+                      slot.first(static_cast<std::size_t>(b.slot_words())));
+  }
+
+private:
+  [[nodiscard]] bands::Bands pass(int steps) const {
+    bands::Bands b = full_;
+    b.steps = steps;
+    return b;
+  }
+  [[nodiscard]] std::size_t buffer_words32() const {
+    return static_cast<std::size_t>(2 * full_.buffer_rows() * full_.row_words);
+  }
+  /// The generations of each launch of a pass, as the kernel does them.
+  [[nodiscard]] std::vector<int> launches_of(int steps) const {
+    std::vector<int> launches;
+    for (int left = steps; left > 0; left -= launches.back()) {
+      launches.push_back(wide::steps_of(kernel_, static_cast<std::uint64_t>(left)));
+    }
+    return launches;
+  }
+
+  bands::Bands full_;
+  wide::Config kernel_;
+  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
+  cuda::DeviceBuffer<std::uint32_t> handoff_;
+  cuda::Stream stream_;
+};
+
+std::unique_ptr<Passes> passes_of(const Layout& layout, const wide::Config& kernel) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
+    return std::make_unique<HaloPasses>(*g, kernel);
+  }
+  return std::make_unique<SkewedPasses>(std::get<bands::Bands>(layout), kernel);
+}
+
+/// Pinned slots, the passes' device side, and the passes over a file.
 class OutOfCore {
 public:
-  OutOfCore(const tiles::Geometry& g, const Plan& plan) : g_(g), plan_(plan) {
+  OutOfCore(const Layout& layout, const Plan& plan)
+      : layout_(layout), plan_(plan), passes_(passes_of(layout, plan.kernel)) {
     for (int s = 0; s < plan.slots(); ++s) {
-      slots_.push_back(
-          {cuda::PinnedBuffer<std::uint64_t>(static_cast<std::size_t>(g.extended_size())),
-           cuda::PinnedBuffer<std::uint64_t>(static_cast<std::size_t>(g.tile_size()))});
+      slots_.emplace_back(static_cast<std::size_t>(slot_words(layout)));
     }
-    for (auto& buffer : device_)
-      buffer = cuda::DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(2 * g.extended_size()));
   }
 
   /// Advances `in` by `generations` into `out` (`in` itself for in place); adds each
@@ -129,33 +355,30 @@ public:
                pipeline::StageSeconds& seconds) {
     auto reader = std::make_unique<UniverseReader>(in);
     std::future<void> committing; // the pass before, on its way to the disk
+    const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout_);
+    const std::int64_t height = std::visit([](const auto& l) { return l.height; }, layout_);
     while (generations > 0) {
       UniverseHeader next = reader->header();
-      if (next.problem.shape.height != g_.height || next.words_per_row() != g_.row_words) {
+      if (next.problem.shape.height != height || next.words_per_row() != row_words) {
         throw Error("out-of-core: " + next.problem.to_string() + " is not the universe planned");
       }
       if (next.generation > std::numeric_limits<std::uint64_t>::max() - generations) {
         throw Error("out-of-core: generation " + std::to_string(next.generation) +
                     " cannot be advanced " + std::to_string(generations) + " generations");
       }
-      const auto steps =
-          std::min<std::uint64_t>(static_cast<std::uint64_t>(g_.halo_steps), generations);
-      next.generation += steps;
+      const int steps = static_cast<int>(
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(plan_.halo_steps), generations));
+      next.generation += static_cast<std::uint64_t>(steps);
       auto file = std::make_unique<UniverseBlockWriter>(out, next);
       const pipeline::StageSeconds pass = pipeline::run(
-          g_.count(), plan_.overlap, plan_.slots(),
-          {.read = [&](int k, int s) { tiles::read_extended(*reader, g_, k, input(s)); },
-           .simulate = [&](int, int s) { simulate(s, steps); },
-           .write =
-               [&](int k, int s) {
-                 file->write(
-                     g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
-                     std::span<const std::uint64_t>(slots_[s].out.data(), slots_[s].out.size()));
-               }});
+          passes_->items(steps), plan_.overlap, plan_.slots(),
+          {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
+           .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
+           .write = [&](int k, int s) { passes_->write(*file, next, k, steps, slot(s)); }});
       seconds.read += pass.read;
       seconds.simulate += pass.simulate;
       seconds.write += pass.write;
-      generations -= steps;
+      generations -= static_cast<std::uint64_t>(steps);
 
       const auto start = std::chrono::steady_clock::now();
       file->finish();
@@ -171,47 +394,22 @@ public:
   }
 
 private:
-  struct Slot {
-    cuda::PinnedBuffer<std::uint64_t> in;  ///< extended sub-universe
-    cuda::PinnedBuffer<std::uint64_t> out; ///< its clean centre
-  };
-
-  [[nodiscard]] std::span<std::uint64_t> input(int s) const {
-    return {slots_[s].in.data(), slots_[s].in.size()};
+  [[nodiscard]] std::span<std::uint64_t> slot(int s) const {
+    return {slots_[static_cast<std::size_t>(s)].data(), slots_[static_cast<std::size_t>(s)].size()};
   }
 
-  /// Slot s's extended sub-universe to the GPU, `steps` generations, its centre back.
-  void simulate(int s, std::uint64_t steps) {
-    const auto words32 = static_cast<unsigned>(2 * g_.extended_words());
-    const auto rows = static_cast<unsigned>(g_.extended_rows());
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(device_[0].data(), slots_[s].in.data(),
-                                        slots_[s].in.bytes(), cudaMemcpyHostToDevice,
-                                        stream_.get()));
-    const int current = wide::advance(plan_.kernel, {device_[0].data(), device_[1].data()}, 0,
-                                      words32, rows, steps, stream_.get());
-    const std::uint32_t* centre = device_[current].data() +
-                                  static_cast<std::size_t>(g_.halo_steps) * words32 +
-                                  2 * g_.halo_words();
-    LIFEBENCH_CUDA_CALL(cudaMemcpy2DAsync(
-        slots_[s].out.data(), static_cast<std::size_t>(g_.tile_words()) * 8, centre,
-        std::size_t{words32} * 4, static_cast<std::size_t>(g_.tile_words()) * 8,
-        static_cast<std::size_t>(g_.tile_rows()), cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
-  }
-
-  tiles::Geometry g_;
+  Layout layout_;
   Plan plan_;
-  std::vector<Slot> slots_;
-  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
-  cuda::Stream stream_;
+  std::unique_ptr<Passes> passes_;
+  std::vector<cuda::PinnedBuffer<std::uint64_t>> slots_;
 };
 
 /// The universe in a file of its own in `folder`, removed with the simulator.
 class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : plan_(plan_of(params)), geometry_(geometry_of(UniverseHeader{problem, 0}, plan_)),
-        run_(geometry_, plan_), file_(problem, params) {}
+      : plan_(plan_of(params)), layout_(layout_of(UniverseHeader{problem, 0}, plan_)),
+        run_(layout_, plan_), file_(problem, params) {}
 
   void upload(const Grid& grid) override { file_.upload(grid); }
   void advance(std::uint64_t generations) override {
@@ -226,15 +424,15 @@ public:
   [[nodiscard]] std::map<std::string, std::string> device() const override {
     auto info = cuda::device_info();
     file_.describe(info);
-    info["subuniverses"] = geometry_.parts.to_string();
-    info["extended_subuniverse_bytes"] = std::to_string(geometry_.extended_size() * 8);
-    info["pinned_host_bytes"] = std::to_string(plan_.host_bytes(geometry_));
+    info["subuniverses"] = partition_of(layout_);
+    info["pinned_host_bytes"] = std::to_string(host_bytes(layout_, plan_));
+    info["device_buffer_bytes"] = std::to_string(device_words(layout_) * 8);
     return info;
   }
 
 private:
   Plan plan_;
-  tiles::Geometry geometry_;
+  Layout layout_;
   OutOfCore run_;
   outofcore::UniverseFile file_;
   pipeline::StageSeconds seconds_;
@@ -254,7 +452,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   }
   try {
     const Plan plan = plan_of(params);
-    (void)geometry_of(UniverseHeader{problem, 0}, plan);
+    (void)layout_of(UniverseHeader{problem, 0}, plan);
   } catch (const Error& error) {
     return error.what();
   }
@@ -269,25 +467,33 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .family = "square",
     .backend = "cuda",
     .source = "seed 003 Section 8 and Table 3, a universe larger than memory streamed from disk "
-              "through the GPU; overlap=on is ours",
+              "through the GPU; overlap=on and scheme=skewed are ours",
     .technique = "universe file advanced halo_steps generations per pass, sub-universes extended "
                  "by halo_steps cells read, simulated on the GPU by cuda-life-wide's kernel and "
-                 "their centres written back; overlap: reads, GPU and writes pipelined",
+                 "their centres written back; overlap: reads, GPU and writes pipelined; skewed: "
+                 "bands that move up a row per generation and hand their edge rows on, no halo",
     .axes =
         [] {
           auto axes = lifebench::cuda::life_wide::fastest_axes();
           axes.insert(axes.begin(),
-                      {{.name = "subuniverses",
+                      {{.name = "scheme",
+                        .default_value = "halo",
+                        .allowed = {"halo", "skewed"},
+                        .description = "halo: sub-universes extended by halo_steps cells, their "
+                                       "edges recomputed (the paper); skewed: bands of whole rows "
+                                       "that hand the rows above each generation on, none "
+                                       "recomputed but a prelude of 2 x halo_steps rows"},
+                       {.name = "subuniverses",
                         .default_value = "auto",
                         .allowed = {},
                         .description = "CxR: sub-universes across and down (the paper's B = 16 is "
-                                       "4x4, 1xR are bands of whole rows); auto: the fewest n x n "
-                                       "that fit memory"},
+                                       "4x4, 1xR are bands of whole rows; skewed: 1xR only); "
+                                       "auto: the fewest n x n (skewed: 1 x n) that fit memory"},
                        {.name = "halo_steps",
                         .default_value = "1024",
                         .allowed = {},
-                        .description = "T: generations per pass over the file, and the cells each "
-                                       "sub-universe is extended by, 1 ... 65536"},
+                        .description = "T: generations per pass over the file, 1 ... 65536; halo: "
+                                       "also the cells each sub-universe is extended by"},
                        {.name = "overlap",
                         .default_value = "on",
                         .allowed = {"on", "off"},
@@ -296,8 +502,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                        {.name = "memory",
                         .default_value = "4G",
                         .allowed = {},
-                        .description = "pinned host memory budget for the sub-universe slots "
-                                       "(bytes, or with K, M, G)"},
+                        .description = "pinned host memory budget for the slots of sub-universes "
+                                       "or bands (bytes, or with K, M, G)"},
                        lifebench::outofcore::folder_axis()});
           return axes;
         }(),
@@ -316,8 +522,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
           const lifebench::Plan plan = lifebench::plan_of(params);
-          const lifebench::tiles::Geometry g =
-              lifebench::geometry_of(lifebench::UniverseReader(in).header(), plan);
+          const lifebench::Layout layout =
+              lifebench::layout_of(lifebench::UniverseReader(in).header(), plan);
           lifebench::outofcore_pipeline::StageSeconds ignored;
-          lifebench::OutOfCore(g, plan).advance(in, out, generations, ignored);
+          lifebench::OutOfCore(layout, plan).advance(in, out, generations, ignored);
         }})

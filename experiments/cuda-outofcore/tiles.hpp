@@ -74,29 +74,62 @@ struct Geometry {
   [[nodiscard]] std::int64_t first_word(int k) const { return k % parts.columns * tile_words(); }
 };
 
+inline std::int64_t wrap(std::int64_t i, std::int64_t n) {
+  return ((i % n) + n) % n;
+}
+
+/// Whole rows [first, first + rows) of a universe `height` rows high, wrapped around the
+/// torus (first may be negative, rows more than the height): the contiguous pieces, in
+/// order, as visit(universe row, rows, offset in the block's rows).
+template <class Visit>
+void for_wrapped_rows(std::int64_t height, std::int64_t first, std::int64_t rows, Visit visit) {
+  for (std::int64_t r = 0; r < rows;) {
+    const std::int64_t y = wrap(first + r, height);
+    const std::int64_t piece = std::min(rows - r, height - y);
+    visit(y, piece, r);
+    r += piece;
+  }
+}
+
+/// Whole rows [first, first + rows), wrapped around the torus, into `out`.
+inline void read_rows(UniverseReader& reader, std::int64_t first, std::int64_t rows,
+                      std::span<std::uint64_t> out) {
+  const std::int64_t width = reader.header().words_per_row();
+  for_wrapped_rows(reader.header().problem.shape.height, first, rows,
+                   [&](std::int64_t y, std::int64_t piece, std::int64_t r) {
+                     reader.read_rows(y, piece, out.subspan(r * width, piece * width));
+                   });
+}
+
+/// `block`'s whole rows to the universe's rows [first, first + rows), wrapped around.
+inline void write_rows(UniverseBlockWriter& file, const UniverseHeader& header, std::int64_t first,
+                       std::int64_t rows, std::span<const std::uint64_t> block) {
+  const std::int64_t width = header.words_per_row();
+  for_wrapped_rows(header.problem.shape.height, first, rows,
+                   [&](std::int64_t y, std::int64_t piece, std::int64_t r) {
+                     file.write(y, piece, 0, width, block.subspan(r * width, piece * width));
+                   });
+}
+
 /// Sub-universe k extended by its halo, wrapped around the torus, into `out`
 /// (extended_rows() rows of extended_words() words).
 inline void read_extended(UniverseReader& reader, const Geometry& g, int k,
                           std::span<std::uint64_t> out) {
-  const auto wrap = [](std::int64_t i, std::int64_t n) { return ((i % n) + n) % n; };
   const std::int64_t width = g.extended_words();
   const std::int64_t y0 = g.first_row(k) - g.halo_steps;
+  if (width == g.row_words) { // whole rows
+    read_rows(reader, y0, g.extended_rows(), out);
+    return;
+  }
   const std::int64_t x0 = g.first_word(k) - g.halo_words();
-  for (std::int64_t r = 0; r < g.extended_rows();) {
+  for (std::int64_t r = 0; r < g.extended_rows(); ++r) {
     const std::int64_t y = wrap(y0 + r, g.height);
-    const std::int64_t rows = std::min(g.extended_rows() - r, g.height - y);
-    if (width == g.row_words) { // whole rows: the contiguous rows at once
-      reader.read_block(y, rows, 0, width, out.subspan(r * width, rows * width));
-      r += rows;
-      continue;
-    }
     for (std::int64_t done = 0; done < width;) {
       const std::int64_t x = wrap(x0 + done, g.row_words);
       const std::int64_t words = std::min(width - done, g.row_words - x);
       reader.read_block(y, 1, x, words, out.subspan(r * width + done, words));
       done += words;
     }
-    ++r;
   }
 }
 

@@ -273,6 +273,15 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
   return std::nullopt;
 }
 
+/// Generations one launch does when `generations` (at least one) remain: wavefront
+/// launches do steps_per_launch while that many remain, then one; registers launches
+/// up to steps_per_launch.
+inline int steps_of(const Config& config, std::uint64_t generations) {
+  const auto steps = static_cast<std::uint64_t>(config.steps);
+  if (config.schedule == Schedule::wavefront) return generations >= steps ? config.steps : 1;
+  return static_cast<int>(std::min(steps, generations));
+}
+
 namespace detail {
 
 template <Shifts How>
@@ -286,26 +295,22 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
     const unsigned tiles = (height + rows - 1) / rows;
     return std::pair{dim3(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock), tiles};
   };
+  const int steps = steps_of(config, generations);
   if (config.schedule == Schedule::wavefront) {
-    // S generations per launch while S remain, then launches of one.
     const auto rows = static_cast<unsigned>(config.rows);
     const auto [blocks, tiles] = grid(rows);
-    if (generations >= static_cast<std::uint64_t>(config.steps)) {
-      if (config.steps == 8) {
-        wavefront_steps<8, How>
-            <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
-      } else {
-        wavefront_steps<16, How>
-            <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
-      }
-      return config.steps;
+    if (steps == 8) {
+      wavefront_steps<8, How>
+          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+    } else if (steps == 16) {
+      wavefront_steps<16, How>
+          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+    } else {
+      wavefront_steps<1, How>
+          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
     }
-    wavefront_steps<1, How>
-        <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
-    return 1;
+    return steps;
   }
-  const int steps = static_cast<int>(
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(config.steps), generations));
   const auto [blocks, tiles] = grid(static_cast<unsigned>(config.rows - 2 * steps));
   switch (config.rows) {
   case 64:
