@@ -102,7 +102,7 @@ void advance_prelude(const Bands& b, std::span<const int> launches, Operations& 
     // Rows [t, last - t) are exact at generation t: wrong cells creep in from both ends.
     const std::int64_t above = 2 * std::int64_t{g}; // rows the first band needs above it
     ops.to_handoff(last - t - above, 2 * t, above);
-    if (t + g < b.steps) ops.step(t, last - 2 * t, g);
+    if (t + g < b.steps) ops.step(t, last - 2 * t, g); // the last one's rows are handed on
     t += g;
   }
 }

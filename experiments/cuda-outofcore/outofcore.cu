@@ -92,6 +92,14 @@ std::int64_t device_words(const Layout& layout) {
   return std::get<bands::Bands>(layout).device_words();
 }
 
+/// 64-bit words of the largest torus a launch runs on: an extended sub-universe, or a
+/// band buffer.
+std::int64_t launch_words(const Layout& layout) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->extended_size();
+  const auto& b = std::get<bands::Bands>(layout);
+  return b.buffer_rows() * b.row_words;
+}
+
 std::int64_t host_bytes(const Layout& layout, const Plan& plan) {
   return plan.slots() * slot_words(layout) * 8;
 }
@@ -112,9 +120,10 @@ std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& 
     if (auto why = b.unsupported()) return why;
     if (auto why = wide::unsupported(plan.kernel, b.buffer_rows())) return why;
   }
-  if (device_words(layout) > std::numeric_limits<std::uint32_t>::max()) {
-    return "device buffers of " + std::to_string(device_words(layout) * 64) +
-           " cells are past the kernel's 32-bit word indices: use more subuniverses";
+  if (2 * launch_words(layout) > std::numeric_limits<std::uint32_t>::max()) {
+    return "a torus of " + std::to_string(launch_words(layout) * 64) +
+           " cells on the GPU is past the kernel's 32-bit word indices: use more subuniverses" +
+           (std::holds_alternative<bands::Bands>(layout) ? " or a smaller halo_steps" : "");
   }
   if (host_bytes(layout, plan) > plan.memory) {
     return "subuniverses=" + partition_of(layout) + " needs " +
@@ -153,8 +162,9 @@ Layout layout_of(const UniverseHeader& header, const Plan& plan) {
     return layout;
   }
   const std::int64_t height = header.problem.shape.height;
-  for (int n = 1; n <= height && n <= header.words_per_row(); n *= 2) {
-    const tiles::Partition parts{plan.scheme == Scheme::halo ? n : 1, n};
+  const bool squares = plan.scheme == Scheme::halo;
+  for (int n = 1; n <= height && (!squares || n <= header.words_per_row()); n *= 2) {
+    const tiles::Partition parts{squares ? n : 1, n};
     const Layout layout = layout_with(header, plan, parts);
     if (!unsupported_layout(layout, plan)) return layout;
   }
@@ -181,7 +191,7 @@ public:
   [[nodiscard]] virtual int items(int steps) const = 0;
   virtual void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) = 0;
   virtual void simulate(int k, int steps, std::span<std::uint64_t> slot) = 0;
-  virtual void write(UniverseBlockWriter& file, const UniverseHeader& header, int k, int steps,
+  virtual void write(UniverseBlockWriter& file, int k, int steps,
                      std::span<const std::uint64_t> slot) = 0;
 };
 
@@ -189,10 +199,8 @@ public:
 class HaloPasses final : public Passes {
 public:
   HaloPasses(const tiles::Geometry& g, const wide::Config& kernel)
-      : g_(g), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(
-                                            static_cast<std::size_t>(2 * g.extended_size())),
-                                        cuda::DeviceBuffer<std::uint32_t>(
-                                            static_cast<std::size_t>(2 * g.extended_size()))} {}
+      : g_(g), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(buffer_words32()),
+                                        cuda::DeviceBuffer<std::uint32_t>(buffer_words32())} {}
 
   [[nodiscard]] int items(int) const override { return g_.count(); }
   void read(UniverseReader& file, int k, int, std::span<std::uint64_t> slot) override {
@@ -215,13 +223,17 @@ public:
         static_cast<std::size_t>(g_.tile_rows()), cudaMemcpyDeviceToHost, stream_.get()));
     stream_.synchronize();
   }
-  void write(UniverseBlockWriter& file, const UniverseHeader&, int k, int,
-             std::span<const std::uint64_t> slot) override {
+  void write(UniverseBlockWriter& file, int k, int, std::span<const std::uint64_t> slot) override {
     file.write(g_.first_row(k), g_.tile_rows(), g_.first_word(k), g_.tile_words(),
                slot.first(static_cast<std::size_t>(g_.tile_size())));
   }
 
 private:
+  /// 32-bit words of an extended sub-universe.
+  [[nodiscard]] std::size_t buffer_words32() const {
+    return static_cast<std::size_t>(2 * g_.extended_size());
+  }
+
   tiles::Geometry g_;
   wide::Config kernel_;
   std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
@@ -251,12 +263,10 @@ struct DeviceBandOperations {
     copy(buffers[current] + offset(buffer_row), handoff + offset(handoff_row), rows);
   }
   void step(std::int64_t first_row, std::int64_t rows, int generations) {
-    const int done =
-        wide::launch(kernel, buffers[current] + offset(first_row),
-                     buffers[1 - current] + offset(first_row), static_cast<unsigned>(row_words32),
-                     static_cast<unsigned>(rows), static_cast<std::uint64_t>(generations), stream);
-    if (done != generations)
-      throw Error("out-of-core: a launch did not do the planned generations");
+    // `generations` came from wide::steps_of, so the launch does all of them.
+    wide::launch(kernel, buffers[current] + offset(first_row),
+                 buffers[1 - current] + offset(first_row), static_cast<unsigned>(row_words32),
+                 static_cast<unsigned>(rows), static_cast<std::uint64_t>(generations), stream);
     current = 1 - current;
   }
 };
@@ -297,11 +307,11 @@ public:
     }
     stream_.synchronize();
   }
-  void write(UniverseBlockWriter& file, const UniverseHeader& header, int k, int steps,
+  void write(UniverseBlockWriter& file, int k, int steps,
              std::span<const std::uint64_t> slot) override {
     const bands::Bands b = pass(steps);
     if (b.is_chunk(k)) return; // the prelude only hands rows on
-    tiles::write_rows(file, header, b.first_output_row(k), b.band_rows(),
+    tiles::write_rows(file, b.height, b.row_words, b.first_output_row(k), b.band_rows(),
                       slot.first(static_cast<std::size_t>(b.slot_words())));
   }
 
@@ -370,11 +380,11 @@ public:
           std::min<std::uint64_t>(static_cast<std::uint64_t>(plan_.halo_steps), generations));
       next.generation += static_cast<std::uint64_t>(steps);
       auto file = std::make_unique<UniverseBlockWriter>(out, next);
-      const pipeline::StageSeconds pass = pipeline::run(
-          passes_->items(steps), plan_.overlap, plan_.slots(),
-          {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
-           .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
-           .write = [&](int k, int s) { passes_->write(*file, next, k, steps, slot(s)); }});
+      const pipeline::StageSeconds pass =
+          pipeline::run(passes_->items(steps), plan_.overlap, plan_.slots(),
+                        {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
+                         .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
+                         .write = [&](int k, int s) { passes_->write(*file, k, steps, slot(s)); }});
       seconds.read += pass.read;
       seconds.simulate += pass.simulate;
       seconds.write += pass.write;

@@ -6,6 +6,7 @@
 #include "lifebench/problem.hpp"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"
+#include "tiles.hpp"
 
 #include <array>
 #include <cstdint>
@@ -68,17 +69,15 @@ private:
   int current_ = 0;
 };
 
-std::int64_t wrap(std::int64_t row, std::int64_t height) {
-  return ((row % height) + height) % height;
-}
+using outofcore_tiles::wrap;
 
-/// One pass of `b` over `universe`, item by item as cuda-outofcore runs it.
-Grid pass(const bands::Bands& b, std::span<const int> launches, const Grid& universe) {
+/// One pass of `b` over `universe` on `device`, item by item as cuda-outofcore runs it.
+Grid pass(HostDevice& device, const bands::Bands& b, std::span<const int> launches,
+          const Grid& universe) {
   const std::int64_t height = universe.shape().height;
-  HostDevice device(b);
   Grid next(universe.shape());
   for (int k = 0; k < b.items(); ++k) {
-    if (!b.is_chunk(k)) device.reset();
+    device.reset(); // every item arrives in buffer 0, as on the GPU
     for (std::int64_t y = 0; y < b.input_rows(k); ++y) {
       const std::int64_t row = wrap(b.first_input_row(k) + y, height);
       for (std::int64_t x = 0; x < kWidth; ++x) {
@@ -125,7 +124,8 @@ TEST(OutOfCoreBands, APassIsExactForEveryBandCountPassAndLaunchLength) {
           const Grid expected = reference_advance(torus(height), universe, steps);
           for (const bool ones : {false, true}) {
             const std::vector<int> launches = launches_of(steps, most, ones);
-            ASSERT_EQ(pass(b, launches, universe), expected)
+            HostDevice device(b);
+            ASSERT_EQ(pass(device, b, launches, universe), expected)
                 << height << " rows, " << count << " bands, T = " << steps << ", launches of "
                 << most << (ones ? " then ones" : "");
             ++passes;
@@ -135,6 +135,20 @@ TEST(OutOfCoreBands, APassIsExactForEveryBandCountPassAndLaunchLength) {
     }
   }
   EXPECT_GT(passes, 200);
+}
+
+TEST(OutOfCoreBands, PassesInARowEndingShorterRunOnBuffersSizedForTheFullPass) {
+  const Grid universe = make_soup(SoupSpec{Shape{kWidth, 24, 1}, 0.4, 11});
+  const bands::Bands full{.height = 24, .count = 3, .steps = 7, .max_launch = 3};
+  ASSERT_FALSE(full.unsupported());
+  HostDevice device(full);
+  Grid grid = universe;
+  for (const int steps : {7, 7, 4}) {
+    bands::Bands b = full;
+    b.steps = steps;
+    grid = pass(device, b, launches_of(steps, 3, true), grid);
+  }
+  EXPECT_EQ(grid, reference_advance(torus(24), universe, 18));
 }
 
 TEST(OutOfCoreBands, TheLayoutFitsItsBuffersAndCoversTheUniverse) {

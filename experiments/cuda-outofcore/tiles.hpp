@@ -101,14 +101,14 @@ inline void read_rows(UniverseReader& reader, std::int64_t first, std::int64_t r
                    });
 }
 
-/// `block`'s whole rows to the universe's rows [first, first + rows), wrapped around.
-inline void write_rows(UniverseBlockWriter& file, const UniverseHeader& header, std::int64_t first,
-                       std::int64_t rows, std::span<const std::uint64_t> block) {
-  const std::int64_t width = header.words_per_row();
-  for_wrapped_rows(header.problem.shape.height, first, rows,
-                   [&](std::int64_t y, std::int64_t piece, std::int64_t r) {
-                     file.write(y, piece, 0, width, block.subspan(r * width, piece * width));
-                   });
+/// `block`'s whole rows (of `width` words) to rows [first, first + rows) of a universe
+/// `height` rows high, wrapped around.
+inline void write_rows(UniverseBlockWriter& file, std::int64_t height, std::int64_t width,
+                       std::int64_t first, std::int64_t rows,
+                       std::span<const std::uint64_t> block) {
+  for_wrapped_rows(height, first, rows, [&](std::int64_t y, std::int64_t piece, std::int64_t r) {
+    file.write(y, piece, 0, width, block.subspan(r * width, piece * width));
+  });
 }
 
 /// Sub-universe k extended by its halo, wrapped around the torus, into `out`
