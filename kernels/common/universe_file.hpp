@@ -5,6 +5,7 @@
 
 #include "lifebench/experiment.hpp"
 #include "lifebench/state_io.hpp"
+#include "lifebench/storage.hpp"
 #include "lifebench/universe.hpp"
 
 #include <filesystem>
@@ -54,9 +55,10 @@ public:
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
   void upload(const Grid& grid) const { write_state(path_, State{problem_, grid, 0}); }
   [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
-  /// The file's entries of Simulator::device(): its folder and size.
+  /// The file's entries of Simulator::device(): its folder, what holds it, and its size.
   void describe(std::map<std::string, std::string>& info) const {
     info["folder"] = path_.parent_path().string();
+    info["storage"] = describe_storage(path_.parent_path());
     info["file_bytes"] = std::to_string(UniverseHeader{problem_, 0}.file_bytes());
   }
 
