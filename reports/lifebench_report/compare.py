@@ -216,10 +216,16 @@ def _hardware(table: Table, cells: dict[tuple[str, str], Cell], runs: list[Run])
     for key, published in table.hardware.items():
         ours: list[str] = []
         for cell in cells.values():
-            if key in (cell.row.hardware, cell.column.hardware) and cell.chosen is not None:
-                name = cell.chosen.device_name
-                if name and name not in ours:
-                    ours.append(name)
+            if cell.chosen is None:
+                continue
+            # Device names come from the cells run on that hardware; an entry of the results'
+            # `device` named as the key (storage) from every cell.
+            values = [cell.chosen.device.get(key)]
+            if key in (cell.row.hardware, cell.column.hardware):
+                values.insert(0, cell.chosen.device_name)
+            for value in values:
+                if value and value not in ours:
+                    ours.append(value)
         if "cpu" in key.lower():
             for run in runs:
                 cpu = run.section("host").get("cpu")

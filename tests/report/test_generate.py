@@ -591,6 +591,24 @@ class PhaseTest(TempDir):
         self.assertEqual(c.status, compare.PASSED)
         self.assertAlmostEqual(c.value, 0.25 * 524288**2 * 16384 / 1e12)
 
+    def test_storage_row_from_the_chosen_results_device(self):
+        nvme = "ext4 on nvme0n1 (Samsung SSD 980 PRO 1TB, solid state)"
+        sda = "xfs on sda (rotating)"
+
+        def on(storage: str, row: str, rate: float) -> dict:
+            tie = [(synthetic.TABLE3, row, "total")]
+            item = synthetic.result("x", rate=rate, device=synthetic.H100, ties=tie)
+            item["device"]["storage"] = storage
+            return item
+
+        chosen = [on(nvme, "8K", 1e12), on(nvme, "16K", 1e12), on(sda, "4K", 2e12)]
+        # A slower result of 4K is not the cell's, so its storage is not this run's.
+        view = measured(self.table, [*chosen, on("tmpfs", "4K", 1e12)])
+        ours = {key: values for key, _, values in view.hardware}
+        self.assertEqual(ours["storage"], [sda, nvme])
+        self.assertEqual(ours["gpu"], [synthetic.H100])
+        self.assertEqual(ours["cpu"], [synthetic.CPU])
+
     def test_malformed_phases(self):
         for phases in ([1.0], {"read": -1}, {"read": "1"}):
             with self.subTest(phases=phases):
