@@ -5,6 +5,7 @@
 #include "lifebench/soup.hpp"
 
 #include "lifebench/error.hpp"
+#include "lifebench/packed.hpp"
 #include "mix.hpp"
 #include "text.hpp"
 
@@ -37,10 +38,22 @@ SoupSpec parse_soup(std::string_view text) {
   return spec;
 }
 
-Grid make_soup(const SoupSpec& spec) {
+namespace {
+
+/// The hash below which a cell is alive. Scaling by a power of two is exact and the
+/// conversion truncates, so it is the same integer everywhere; density 1 is every
+/// hash, which no threshold gives (2^64 does not fit), so that case is apart.
+std::uint64_t threshold_of(const SoupSpec& spec) {
   if (!(spec.density >= 0.0 && spec.density <= 1.0)) {
     throw Error("soup density " + std::to_string(spec.density) + " is not from 0 to 1");
   }
+  return spec.density == 1.0 ? 0 : static_cast<std::uint64_t>(std::ldexp(spec.density, 64));
+}
+
+} // namespace
+
+Grid make_soup(const SoupSpec& spec) {
+  const std::uint64_t threshold = threshold_of(spec);
   Grid grid(spec.shape);
   std::uint8_t* cells = grid.data();
   const auto size = static_cast<std::uint64_t>(spec.shape.cells());
@@ -48,15 +61,30 @@ Grid make_soup(const SoupSpec& spec) {
     std::fill(cells, cells + size, std::uint8_t{1});
     return grid;
   }
-  // Scaling by a power of two is exact and the conversion truncates, so the
-  // threshold is the same integer everywhere.
-  const auto threshold = static_cast<std::uint64_t>(std::ldexp(spec.density, 64));
   std::uint64_t state = spec.seed;
   for (std::uint64_t i = 0; i < size; ++i) {
     state += detail::golden_gamma;
     cells[i] = detail::mix64(state) < threshold ? 1 : 0;
   }
   return grid;
+}
+
+void soup_row(const SoupSpec& spec, std::int64_t row, std::span<std::uint64_t> words) {
+  const std::uint64_t threshold = threshold_of(spec);
+  const std::int64_t width = spec.shape.width;
+  if (row < 0 || row >= spec.shape.height * spec.shape.depth ||
+      static_cast<std::int64_t>(words.size()) != words_per_row<std::uint64_t>(width)) {
+    throw Error("soup_row: row " + std::to_string(row) + " into " + std::to_string(words.size()) +
+                " words is not a row of a " + spec.shape.to_string() + " soup");
+  }
+  std::fill(words.begin(), words.end(), std::uint64_t{0});
+  // Cell i's state is the seed plus i + 1 steps of the Weyl sequence (modulo 2^64).
+  std::uint64_t state = spec.seed + static_cast<std::uint64_t>(row * width) * detail::golden_gamma;
+  for (std::int64_t x = 0; x < width; ++x) {
+    state += detail::golden_gamma;
+    const bool alive = spec.density == 1.0 || detail::mix64(state) < threshold;
+    if (alive) words[static_cast<std::size_t>(x / 64)] |= std::uint64_t{1} << (x % 64);
+  }
 }
 
 } // namespace lifebench

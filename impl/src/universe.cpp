@@ -252,4 +252,20 @@ void write_universe_blocks(const std::filesystem::path& path, const UniverseHead
   file.commit();
 }
 
+void write_soup_universe(const std::filesystem::path& path, const Problem& problem,
+                         const SoupSpec& soup) {
+  if (soup.shape != problem.shape) {
+    throw Error("a " + soup.shape.to_string() + " soup for the " + problem.shape.to_string() +
+                " universe of " + problem.to_string());
+  }
+  const UniverseHeader header{problem, 0};
+  write_universe(path, header, [&](const RowSink& sink) {
+    std::vector<std::uint64_t> row(static_cast<std::size_t>(header.words_per_row()));
+    for (std::int64_t y = 0; y < problem.shape.height; ++y) {
+      soup_row(soup, y, row);
+      sink(row);
+    }
+  });
+}
+
 } // namespace lifebench

@@ -1,9 +1,12 @@
-// Seeded soups: parsing, determinism across machines, and density.
+// Seeded soups: parsing, determinism across machines, density, and rows made one by one.
 #include "lifebench/error.hpp"
+#include "lifebench/packed.hpp"
 #include "lifebench/soup.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <gtest/gtest.h>
+#include <vector>
 
 namespace lifebench {
 namespace {
@@ -69,6 +72,34 @@ TEST(Soup, OnlyZerosAndOnes) {
 
 TEST(Soup, RefusesBadDensityInSpec) {
   EXPECT_THROW(make_soup(SoupSpec{Shape{4, 4, 1}, 1.5, 1}), Error);
+}
+
+TEST(Soup, RowsAreThePackedRowsOfTheWholeSoup) {
+  for (const char* text :
+       {"1x1,0.5,3", "63x5,0.3,9", "64x3,0.5,1", "130x7,0.7,18446744073709551615", "200x4,0,2",
+        "70x3,1,2", "65x3x4,0.5,11"}) {
+    const SoupSpec spec = parse_soup(text);
+    const std::vector<std::uint64_t> whole = pack_rows<std::uint64_t>(make_soup(spec));
+    const std::int64_t row_words = words_per_row<std::uint64_t>(spec.shape.width);
+    std::vector<std::uint64_t> row(static_cast<std::size_t>(row_words));
+    for (std::int64_t r = 0; r < spec.shape.height * spec.shape.depth; ++r) {
+      soup_row(spec, r, row);
+      const auto first = whole.begin() + r * row_words;
+      EXPECT_TRUE(std::equal(row.begin(), row.end(), first)) << text << ", row " << r;
+    }
+  }
+}
+
+TEST(Soup, RowsOutsideTheSoupOrOfTheWrongSizeAreRefused) {
+  const SoupSpec spec = parse_soup("100x4,0.5,1");
+  std::vector<std::uint64_t> row(2);
+  EXPECT_THROW(soup_row(spec, -1, row), Error);
+  EXPECT_THROW(soup_row(spec, 4, row), Error);
+  std::vector<std::uint64_t> short_row(1);
+  EXPECT_THROW(soup_row(spec, 0, short_row), Error);
+  SoupSpec bad = spec;
+  bad.density = 1.5;
+  EXPECT_THROW(soup_row(bad, 0, row), Error);
 }
 
 } // namespace

@@ -214,5 +214,20 @@ TEST_F(Universe, StatesThatDoNotFit) {
   EXPECT_TRUE(listing().empty());
 }
 
+TEST_F(Universe, ASoupWrittenRowByRowIsTheSoup) {
+  const RuleSpec rule = parse_rule_spec("B3/S23:T130,33");
+  const Problem problem{rule.rule, *rule.shape, rule.boundary};
+  const SoupSpec soup{problem.shape, 0.4, 17};
+  write_soup_universe(file("u.lbu"), problem, soup);
+  const State back = read_state(file("u.lbu"), std::nullopt);
+  EXPECT_EQ(back.problem, problem);
+  EXPECT_EQ(back.generation, 0U);
+  EXPECT_EQ(back.grid, make_soup(soup));
+
+  EXPECT_THROW(write_soup_universe(file("v.lbu"), problem, SoupSpec{Shape{130, 32, 1}, 0.4, 17}),
+               Error);
+  EXPECT_EQ(listing(), (std::vector<std::string>{"u.lbu"})); // nothing of v.lbu
+}
+
 } // namespace
 } // namespace lifebench

@@ -6,6 +6,7 @@
 #include "lifebench/grid.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace lifebench {
@@ -22,5 +23,10 @@ SoupSpec parse_soup(std::string_view text);
 /// Cell i (in memory order) is alive iff the (i + 1)-th output of SplitMix64
 /// started at `seed` is below density * 2^64.
 Grid make_soup(const SoupSpec& spec);
+
+/// Row `row` (rows of every plane in memory order, 0 <= row < height * depth) of the
+/// soup make_soup() makes, packed as pack_rows<std::uint64_t>() packs it into `words`
+/// (words_per_row<std::uint64_t>(width) of them): a universe made a row at a time.
+void soup_row(const SoupSpec& spec, std::int64_t row, std::span<std::uint64_t> words);
 
 } // namespace lifebench

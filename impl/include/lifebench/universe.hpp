@@ -16,6 +16,7 @@
 #pragma once
 
 #include "lifebench/problem.hpp"
+#include "lifebench/soup.hpp"
 #include "lifebench/state_io.hpp"
 
 #include <cstddef>
@@ -103,5 +104,10 @@ private:
 /// emit blocks that cover the universe once (their words must add up to the whole).
 void write_universe_blocks(const std::filesystem::path& path, const UniverseHeader& header,
                            const std::function<void(const BlockSink&)>& blocks);
+
+/// write_universe() of `soup` (of `problem`'s shape) at generation 0, a row at a time: a
+/// universe too large for memory made from its seed.
+void write_soup_universe(const std::filesystem::path& path, const Problem& problem,
+                         const SoupSpec& soup);
 
 } // namespace lifebench
