@@ -13,8 +13,6 @@
 namespace lifebench {
 namespace {
 
-namespace fs = std::filesystem;
-
 /// The `halo_steps` parameter, checked: 1 ... 4096.
 int halo_steps(const Params& params) {
   const std::int64_t steps = params.get_int("halo_steps");
@@ -36,6 +34,7 @@ public:
       : problem_(problem), plan_(plan_of<Kernel>(problem, params)), file_(problem, params) {}
 
   void upload(const Grid& grid) override { file_.upload(grid); }
+  void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
   void advance(std::uint64_t generations) override {
     outofcore::advance<Kernel>(file_.path(), file_.path(), generations, plan_);
   }

@@ -422,6 +422,7 @@ public:
         run_(layout_, plan_), file_(problem, params) {}
 
   void upload(const Grid& grid) override { file_.upload(grid); }
+  void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
   void advance(std::uint64_t generations) override {
     seconds_ = {};
     run_.advance(file_.path(), file_.path(), generations, seconds_);

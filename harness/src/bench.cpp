@@ -135,7 +135,7 @@ nlohmann::json bench(const ExperimentInfo& info, const Params& params,
               << request.repetitions << " x " << request.generations << " generations on "
               << request.problem.to_string() << std::endl;
     auto simulator = info.make(request.problem, params);
-    simulator->upload(make_soup(SoupSpec{request.problem.shape, soup_density_of(request), 2}));
+    simulator->upload_soup(SoupSpec{request.problem.shape, soup_density_of(request), 2});
     for (int i = 0; i < request.warmup; ++i)
       simulator->timed_advance(request.generations);
 

@@ -8,13 +8,13 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 namespace lifebench::harness {
 namespace {
 
-State soup_state(const std::string& soup_text, const std::optional<std::string>& rule_text,
-                 const std::string& family) {
-  const SoupSpec soup = parse_soup(soup_text);
+Problem soup_problem(const SoupSpec& soup, const std::optional<std::string>& rule_text,
+                     const std::string& family) {
   const std::string default_rule =
       family == "hex" ? "B2/S34H" : (family == "3d" ? "B6/S567/3D" : "B3/S23");
   const RuleSpec spec = parse_rule_spec(rule_text.value_or(default_rule));
@@ -22,7 +22,7 @@ State soup_state(const std::string& soup_text, const std::optional<std::string>&
     throw Error("the rule's bounded grid " + spec.shape->to_string() +
                 " differs from the soup's shape " + soup.shape.to_string());
   }
-  return State{Problem{spec.rule, soup.shape, spec.boundary}, make_soup(soup), 0};
+  return Problem{spec.rule, soup.shape, spec.boundary};
 }
 
 /// `run` between two universe files by an experiment that streams them: the universe is
@@ -72,6 +72,42 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
   }
 }
 
+/// `run` from a soup to a universe file, written a row at a time (and then advanced by an
+/// experiment that streams universe files, from beside the output): the universe is
+/// never held whole.
+void run_soup_streamed(const ExperimentInfo& info, const Params& params,
+                       const RunRequest& request) {
+  const SoupSpec soup = parse_soup(*request.soup);
+  const Problem problem = soup_problem(soup, request.rule, info.family);
+  require_available(info);
+  require_supported(info, problem, params);
+  const std::filesystem::path output = request.output;
+  remove_temporaries_beside(output); // a killed run's, up to a whole universe each
+  if (request.generations == 0) {
+    write_soup_universe(output, problem, soup);
+    return;
+  }
+  // Named as the output's temporaries are, so that a killed run's is removed as theirs.
+  const std::filesystem::path start =
+      output.parent_path() / ("." + output.filename().string() + ".tmp-soup");
+  remove_temporaries_beside(start);
+  class RemovedAtEnd {
+  public:
+    explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
+    RemovedAtEnd(const RemovedAtEnd&) = delete;
+    RemovedAtEnd& operator=(const RemovedAtEnd&) = delete;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      std::filesystem::remove(path_, ignored);
+    }
+
+  private:
+    std::filesystem::path path_;
+  } const removed(start);
+  write_soup_universe(start, problem, soup);
+  info.advance_file(start, output, request.generations, params);
+}
+
 } // namespace
 
 void run(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
@@ -85,8 +121,16 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
     throw Error("--resume needs an experiment that streams universe files, a .lbu --input and "
                 "--output, and no --rule");
   }
-  State state = request.input ? read_state(*request.input, request.rule)
-                              : soup_state(*request.soup, request.rule, info.family);
+  if (request.soup && is_universe_file(request.output) &&
+      (request.generations == 0 || info.advance_file)) {
+    run_soup_streamed(info, params, request);
+    return;
+  }
+  State state = [&] {
+    if (request.input) return read_state(*request.input, request.rule);
+    const SoupSpec soup = parse_soup(*request.soup);
+    return State{soup_problem(soup, request.rule, info.family), make_soup(soup), 0};
+  }();
   require_available(info);
   require_supported(info, state.problem, params);
   auto simulator = info.make(state.problem, params);

@@ -4,6 +4,10 @@
 
 namespace lifebench {
 
+void Simulator::upload_soup(const SoupSpec& soup) {
+  upload(make_soup(soup));
+}
+
 double Simulator::timed_advance(std::uint64_t generations) {
   const auto start = std::chrono::steady_clock::now();
   advance(generations);

@@ -54,6 +54,7 @@ public:
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
   void upload(const Grid& grid) const { write_state(path_, State{problem_, grid, 0}); }
+  void upload_soup(const SoupSpec& soup) const { write_soup_universe(path_, problem_, soup); }
   [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
   /// The file's entries of Simulator::device(): its folder, what holds it, and its size.
   void describe(std::map<std::string, std::string>& info) const {

@@ -217,6 +217,47 @@ class RunStreamed(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.contents(memory), self.contents(as_rle))
 
+    def converted(self, universe):
+        """The universe file as RLE text, converted by a plain run."""
+        as_rle = universe[:-len(".lbu")] + ".rle"
+        proc = self.lifebench_run("--input", universe, "--generations", "0", "--output", as_rle)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return self.contents(as_rle)
+
+    def test_a_soup_is_written_into_a_universe_file_a_row_at_a_time(self):
+        # Alone, or advanced from beside the output: the soup the in-memory run makes, and
+        # no temporary left behind.
+        for generations in ("0", "10"):
+            memory = self.box.path("memory-%s.rle" % generations)
+            proc = self.lifebench_run(*self.SOUP, "--generations", generations, "--output",
+                                      memory, impl="cpu-trivial")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            streamed = self.box.path("soup-%s.lbu" % generations)
+            proc = self.lifebench_run(*self.PARAMS, *self.SOUP, "--generations", generations,
+                                      "--output", streamed)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(self.converted(streamed), self.contents(memory), generations)
+        self.assertEqual([f for f in os.listdir(self.box.work) if f.startswith(".")], [])
+
+    def test_a_soup_larger_than_the_memory_allowed(self):
+        # 16384 x 16384 cells: a 32 MiB universe file, but 256 MiB as a grid of a byte a
+        # cell. Under a 192 MiB address-space limit only the row-by-row path can make it.
+        def small_memory():
+            resource.setrlimit(resource.RLIMIT_AS, (192 << 20, 192 << 20))
+
+        def run(output):
+            return subprocess.run(
+                [self.box.lifebench, "run", "--impl", "cpu-outofcore", "--experiments",
+                 self.folder, "--soup", "16384x16384,0.5,1", "--generations", "0", "--output",
+                 output], cwd=self.box.work, capture_output=True, text=True, timeout=300,
+                preexec_fn=small_memory)
+
+        proc = run(self.box.path("big.lbu"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(os.path.getsize(self.box.path("big.lbu")), 4096 + 16384 * 16384 // 8)
+        self.assertNotEqual(run(self.box.path("big.rle")).returncode, 0)  # as a grid: no
+        self.assertFalse(os.path.exists(self.box.path("big.rle")))
+
     def test_resume_goes_on_from_the_last_whole_pass(self):
         whole = self.box.path("whole.lbu")
         self.assertEqual(self.advance(10, whole).returncode, 0)

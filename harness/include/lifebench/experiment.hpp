@@ -5,6 +5,7 @@
 
 #include "lifebench/grid.hpp"
 #include "lifebench/problem.hpp"
+#include "lifebench/soup.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -27,6 +28,10 @@ public:
 
   /// Canonical grid to the simulator's own layout; not timed.
   virtual void upload(const Grid& grid) = 0;
+  /// upload() of a seeded soup (the timed runs' start); not timed. An experiment whose
+  /// universe lives in a file writes the soup there a row at a time instead, so that no
+  /// grid of the whole universe (a byte a cell) is ever made.
+  virtual void upload_soup(const SoupSpec& soup);
   /// Advances the state; the only timed call.
   virtual void advance(std::uint64_t generations) = 0;
   /// Own layout back to the canonical grid, after all work is complete; not timed.
