@@ -12,6 +12,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
+#include <thread>
+#include <vector>
 
 namespace lifebench {
 
@@ -50,41 +53,75 @@ std::uint64_t threshold_of(const SoupSpec& spec) {
   return spec.density == 1.0 ? 0 : static_cast<std::uint64_t>(std::ldexp(spec.density, 64));
 }
 
+/// Cell i's Weyl state before its own step: the seed plus i steps (modulo 2^64).
+std::uint64_t state_before(const SoupSpec& spec, std::int64_t cell) {
+  return spec.seed + static_cast<std::uint64_t>(cell) * detail::golden_gamma;
+}
+
+/// Calls work(first, last) over [0, count) in contiguous shares, one per hardware thread
+/// where there are `cells_each` cells or more to a share, else in the calling thread: a
+/// soup of 2^32 cells takes seconds on one core.
+void in_shares(std::int64_t count, std::int64_t cells_each,
+               const std::function<void(std::int64_t, std::int64_t)>& work) {
+  constexpr std::int64_t kCellsPerShare = std::int64_t{1} << 22;
+  const std::int64_t shares =
+      std::clamp<std::int64_t>(count * cells_each / kCellsPerShare, 1,
+                               std::max<std::int64_t>(std::thread::hardware_concurrency(), 1));
+  std::vector<std::jthread> others;
+  for (std::int64_t k = 1; k < shares; ++k) {
+    others.emplace_back(work, count * k / shares, count * (k + 1) / shares);
+  }
+  work(0, count / shares);
+}
+
 } // namespace
 
 Grid make_soup(const SoupSpec& spec) {
   const std::uint64_t threshold = threshold_of(spec);
   Grid grid(spec.shape);
   std::uint8_t* cells = grid.data();
-  const auto size = static_cast<std::uint64_t>(spec.shape.cells());
+  const std::int64_t size = spec.shape.cells();
   if (spec.density == 1.0) {
     std::fill(cells, cells + size, std::uint8_t{1});
     return grid;
   }
-  std::uint64_t state = spec.seed;
-  for (std::uint64_t i = 0; i < size; ++i) {
-    state += detail::golden_gamma;
-    cells[i] = detail::mix64(state) < threshold ? 1 : 0;
-  }
+  in_shares(size, 1, [&](std::int64_t first, std::int64_t last) {
+    std::uint64_t state = state_before(spec, first);
+    for (std::int64_t i = first; i < last; ++i) {
+      state += detail::golden_gamma;
+      cells[i] = detail::mix64(state) < threshold ? 1 : 0;
+    }
+  });
   return grid;
 }
 
-void soup_row(const SoupSpec& spec, std::int64_t row, std::span<std::uint64_t> words) {
+void soup_rows(const SoupSpec& spec, std::int64_t first, std::int64_t count,
+               std::span<std::uint64_t> words) {
   const std::uint64_t threshold = threshold_of(spec);
   const std::int64_t width = spec.shape.width;
-  if (row < 0 || row >= spec.shape.height * spec.shape.depth ||
-      static_cast<std::int64_t>(words.size()) != words_per_row<std::uint64_t>(width)) {
-    throw Error("soup_row: row " + std::to_string(row) + " into " + std::to_string(words.size()) +
-                " words is not a row of a " + spec.shape.to_string() + " soup");
+  const std::int64_t row_words = words_per_row<std::uint64_t>(width);
+  if (first < 0 || count < 0 || first + count > spec.shape.height * spec.shape.depth ||
+      static_cast<std::int64_t>(words.size()) != count * row_words) {
+    throw Error("soup_rows: rows " + std::to_string(first) + " + " + std::to_string(count) +
+                " into " + std::to_string(words.size()) + " words are not rows of a " +
+                spec.shape.to_string() + " soup");
   }
-  std::fill(words.begin(), words.end(), std::uint64_t{0});
-  // Cell i's state is the seed plus i + 1 steps of the Weyl sequence (modulo 2^64).
-  std::uint64_t state = spec.seed + static_cast<std::uint64_t>(row * width) * detail::golden_gamma;
-  for (std::int64_t x = 0; x < width; ++x) {
-    state += detail::golden_gamma;
-    const bool alive = spec.density == 1.0 || detail::mix64(state) < threshold;
-    if (alive) words[static_cast<std::size_t>(x / 64)] |= std::uint64_t{1} << (x % 64);
-  }
+  in_shares(count, width, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t r = begin; r < end; ++r) {
+      std::uint64_t* out = words.data() + r * row_words;
+      std::uint64_t state = state_before(spec, (first + r) * width);
+      for (std::int64_t x = 0; x < width; x += 64) {
+        const auto bits = static_cast<int>(std::min<std::int64_t>(64, width - x));
+        std::uint64_t word = 0;
+        for (int b = 0; b < bits; ++b) {
+          state += detail::golden_gamma;
+          const bool alive = spec.density == 1.0 || detail::mix64(state) < threshold;
+          word |= (alive ? std::uint64_t{1} : 0U) << b;
+        }
+        out[x / 64] = word;
+      }
+    }
+  });
 }
 
 } // namespace lifebench

@@ -5,6 +5,7 @@
 #include "lifebench/packed.hpp"
 #include "lifebench/state_io.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <charconv>
@@ -259,11 +260,16 @@ void write_soup_universe(const std::filesystem::path& path, const Problem& probl
                 " universe of " + problem.to_string());
   }
   const UniverseHeader header{problem, 0};
+  // Bands of about 16 MiB: made on every core, then written.
+  const std::int64_t band =
+      std::max<std::int64_t>(1, (std::int64_t{16} << 20) / 8 / header.words_per_row());
   write_universe(path, header, [&](const RowSink& sink) {
-    std::vector<std::uint64_t> row(static_cast<std::size_t>(header.words_per_row()));
-    for (std::int64_t y = 0; y < problem.shape.height; ++y) {
-      soup_row(soup, y, row);
-      sink(row);
+    std::vector<std::uint64_t> rows;
+    for (std::int64_t y = 0; y < problem.shape.height; y += band) {
+      const std::int64_t count = std::min(band, problem.shape.height - y);
+      rows.resize(static_cast<std::size_t>(count * header.words_per_row()));
+      soup_rows(soup, y, count, rows);
+      sink(rows);
     }
   });
 }

@@ -3,6 +3,7 @@
 #include "lifebench/packed.hpp"
 #include "lifebench/soup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -77,29 +78,35 @@ TEST(Soup, RefusesBadDensityInSpec) {
 TEST(Soup, RowsAreThePackedRowsOfTheWholeSoup) {
   for (const char* text :
        {"1x1,0.5,3", "63x5,0.3,9", "64x3,0.5,1", "130x7,0.7,18446744073709551615", "200x4,0,2",
-        "70x3,1,2", "65x3x4,0.5,11"}) {
+        "70x3,1,2", "65x3x4,0.5,11", "4096x2048,0.5,5"}) {
     const SoupSpec spec = parse_soup(text);
     const std::vector<std::uint64_t> whole = pack_rows<std::uint64_t>(make_soup(spec));
+    const std::int64_t rows = spec.shape.height * spec.shape.depth;
     const std::int64_t row_words = words_per_row<std::uint64_t>(spec.shape.width);
-    std::vector<std::uint64_t> row(static_cast<std::size_t>(row_words));
-    for (std::int64_t r = 0; r < spec.shape.height * spec.shape.depth; ++r) {
-      soup_row(spec, r, row);
-      const auto first = whole.begin() + r * row_words;
-      EXPECT_TRUE(std::equal(row.begin(), row.end(), first)) << text << ", row " << r;
+    // All at once (on every core for the largest), and in bands of 1 and 3 rows.
+    for (const std::int64_t band : {rows, std::int64_t{1}, std::int64_t{3}}) {
+      for (std::int64_t first = 0; first < rows; first += band) {
+        const std::int64_t count = std::min(band, rows - first);
+        std::vector<std::uint64_t> words(static_cast<std::size_t>(count * row_words));
+        soup_rows(spec, first, count, words);
+        EXPECT_TRUE(std::equal(words.begin(), words.end(), whole.begin() + first * row_words))
+            << text << ", rows " << first << " + " << count;
+      }
     }
   }
 }
 
 TEST(Soup, RowsOutsideTheSoupOrOfTheWrongSizeAreRefused) {
   const SoupSpec spec = parse_soup("100x4,0.5,1");
-  std::vector<std::uint64_t> row(2);
-  EXPECT_THROW(soup_row(spec, -1, row), Error);
-  EXPECT_THROW(soup_row(spec, 4, row), Error);
-  std::vector<std::uint64_t> short_row(1);
-  EXPECT_THROW(soup_row(spec, 0, short_row), Error);
+  std::vector<std::uint64_t> two(2);
+  EXPECT_THROW(soup_rows(spec, -1, 1, two), Error);
+  EXPECT_THROW(soup_rows(spec, 4, 1, two), Error);
+  EXPECT_THROW(soup_rows(spec, 3, 2, two), Error);
+  std::vector<std::uint64_t> one(1);
+  EXPECT_THROW(soup_rows(spec, 0, 1, one), Error);
   SoupSpec bad = spec;
   bad.density = 1.5;
-  EXPECT_THROW(soup_row(bad, 0, row), Error);
+  EXPECT_THROW(soup_rows(bad, 0, 1, two), Error);
 }
 
 } // namespace

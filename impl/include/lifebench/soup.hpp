@@ -21,12 +21,13 @@ struct SoupSpec {
 SoupSpec parse_soup(std::string_view text);
 
 /// Cell i (in memory order) is alive iff the (i + 1)-th output of SplitMix64
-/// started at `seed` is below density * 2^64.
+/// started at `seed` is below density * 2^64. Large soups are made on every core.
 Grid make_soup(const SoupSpec& spec);
 
-/// Row `row` (rows of every plane in memory order, 0 <= row < height * depth) of the
-/// soup make_soup() makes, packed as pack_rows<std::uint64_t>() packs it into `words`
-/// (words_per_row<std::uint64_t>(width) of them): a universe made a row at a time.
-void soup_row(const SoupSpec& spec, std::int64_t row, std::span<std::uint64_t> words);
+/// Rows first .. first + count - 1 (rows of every plane in memory order) of the soup
+/// make_soup() makes, packed as pack_rows<std::uint64_t>() packs them into `words`
+/// (count * words_per_row<std::uint64_t>(width) of them): a universe made in bands.
+void soup_rows(const SoupSpec& spec, std::int64_t first, std::int64_t count,
+               std::span<std::uint64_t> words);
 
 } // namespace lifebench
