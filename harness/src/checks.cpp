@@ -14,6 +14,10 @@ std::optional<std::string> unsupported_reason(const ExperimentInfo& info, const 
     return info.name + " simulates the " + info.family + " family, not " +
            to_string(problem.rule.topology) + " rules like " + problem.rule.to_string();
   }
+  if (problem.rule.topology != Topology::cube && problem.shape.depth != 1) {
+    return "a " + to_string(problem.rule.topology) + " rule takes a WxH shape, not " +
+           problem.shape.to_string();
+  }
   return info.unsupported(problem, params);
 }
 

@@ -25,6 +25,19 @@ Problem soup_problem(const SoupSpec& soup, const std::optional<std::string>& rul
   return Problem{spec.rule, soup.shape, spec.boundary};
 }
 
+/// Where `run --soup` writes the soup that it then advances into `output`: named as the
+/// output's temporaries are, so that a killed run's is removed as theirs.
+std::filesystem::path soup_start_for(const std::filesystem::path& output) {
+  return output.parent_path() / ("." + output.filename().string() + ".tmp-soup");
+}
+
+/// Removes what killed runs left beside `output` (each up to a whole universe): the
+/// temporaries of the output and of a soup's start.
+void remove_leftovers_beside(const std::filesystem::path& output) {
+  remove_temporaries_beside(output);
+  remove_temporaries_beside(soup_start_for(output));
+}
+
 /// `run` between two universe files by an experiment that streams them: the universe is
 /// never held whole. With `resume`, a universe `output` of the same problem between the
 /// input's generation and the target is where it goes on from (which input it came from
@@ -46,7 +59,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     throw Error("--resume needs an --output other than the --input: a run in place has "
                 "no record of where it started");
   }
-  remove_temporaries_beside(output); // a killed run's, up to a whole universe each
+  remove_leftovers_beside(output);
   std::filesystem::path from = input;
   std::uint64_t left = request.generations;
   if (request.resume && std::filesystem::exists(output)) {
@@ -82,15 +95,13 @@ void run_soup_streamed(const ExperimentInfo& info, const Params& params,
   require_available(info);
   require_supported(info, problem, params);
   const std::filesystem::path output = request.output;
-  remove_temporaries_beside(output); // a killed run's, up to a whole universe each
+  require_writable(output, problem);
+  remove_leftovers_beside(output);
   if (request.generations == 0) {
     write_soup_universe(output, problem, soup);
     return;
   }
-  // Named as the output's temporaries are, so that a killed run's is removed as theirs.
-  const std::filesystem::path start =
-      output.parent_path() / ("." + output.filename().string() + ".tmp-soup");
-  remove_temporaries_beside(start);
+  const std::filesystem::path start = soup_start_for(output);
   class RemovedAtEnd {
   public:
     explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
@@ -133,6 +144,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   }();
   require_available(info);
   require_supported(info, state.problem, params);
+  require_writable(request.output, state.problem);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
   simulator->advance(request.generations);

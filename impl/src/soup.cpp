@@ -13,6 +13,8 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <sched.h>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -58,20 +60,35 @@ std::uint64_t state_before(const SoupSpec& spec, std::int64_t cell) {
   return spec.seed + static_cast<std::uint64_t>(cell) * detail::golden_gamma;
 }
 
-/// Calls work(first, last) over [0, count) in contiguous shares, one per hardware thread
-/// where there are `cells_each` cells or more to a share, else in the calling thread: a
-/// soup of 2^32 cells takes seconds on one core.
+/// The hardware threads this process may run on.
+std::int64_t usable_threads() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(CPU_COUNT(&set), 1);
+  return std::max<std::int64_t>(std::thread::hardware_concurrency(), 1);
+}
+
+/// Calls work(first, last) over [0, count) in contiguous shares, one per usable hardware
+/// thread where there are `cells_each` cells or more to a share, else in the calling
+/// thread: a soup of 2^32 cells takes seconds on one core. Shares whose thread cannot
+/// be started (a process short of memory) run in the calling thread.
 void in_shares(std::int64_t count, std::int64_t cells_each,
                const std::function<void(std::int64_t, std::int64_t)>& work) {
   constexpr std::int64_t kCellsPerShare = std::int64_t{1} << 22;
   const std::int64_t shares =
-      std::clamp<std::int64_t>(count * cells_each / kCellsPerShare, 1,
-                               std::max<std::int64_t>(std::thread::hardware_concurrency(), 1));
+      std::clamp<std::int64_t>(count * cells_each / kCellsPerShare, 1, usable_threads());
+  const auto share = [&](std::int64_t k) { work(count * k / shares, count * (k + 1) / shares); };
   std::vector<std::jthread> others;
-  for (std::int64_t k = 1; k < shares; ++k) {
-    others.emplace_back(work, count * k / shares, count * (k + 1) / shares);
+  others.reserve(static_cast<std::size_t>(shares));
+  std::int64_t started = 1;
+  try {
+    for (; started < shares; ++started)
+      others.emplace_back(share, started);
+  } catch (const std::system_error&) {
+    // No more threads: this one takes the shares left.
   }
-  work(0, count / shares);
+  for (std::int64_t k = started; k < shares; ++k)
+    share(k);
+  share(0);
 }
 
 } // namespace

@@ -126,19 +126,24 @@ State read_state(const std::filesystem::path& path,
   return read_universe_state(path, rule_override);
 }
 
-void write_state(const std::filesystem::path& path, const State& state) {
+void require_writable(const std::filesystem::path& path, const Problem& problem) {
   const Format format = format_of(path);
-  const bool cube = state.problem.rule.topology == Topology::cube;
+  const bool cube = problem.rule.topology == Topology::cube;
   if (format != Format::cube && cube) {
     throw Error(path.string() + ": a 3D state cannot be written as RLE or a universe file: "
                                 "use .dat or .bin");
   }
-  if (format == Format::universe && state.problem.rule.topology != Topology::square) {
+  if (format == Format::universe && problem.rule.topology != Topology::square) {
     throw Error(path.string() + ": a universe file holds square-grid states only: use .rle");
   }
   if (format == Format::cube && !cube) {
     throw Error(path.string() + ": a 2D state cannot be written in the 3D format: use .rle");
   }
+}
+
+void write_state(const std::filesystem::path& path, const State& state) {
+  const Format format = format_of(path);
+  require_writable(path, state.problem);
   if (state.grid.shape() != state.problem.shape) {
     throw Error(path.string() + ": the grid is " + state.grid.shape().to_string() +
                 " but the problem is " + state.problem.shape.to_string());

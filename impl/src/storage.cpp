@@ -1,3 +1,6 @@
+// Names what holds a folder: the mount whose device is the folder's (mountinfo), then the
+// disk under it (sysfs: its model and the queue's "rotational" flag, which virtual disks
+// often set whatever their backing store is).
 #include "lifebench/storage.hpp"
 
 #include <fstream>

@@ -259,6 +259,10 @@ void write_soup_universe(const std::filesystem::path& path, const Problem& probl
     throw Error("a " + soup.shape.to_string() + " soup for the " + problem.shape.to_string() +
                 " universe of " + problem.to_string());
   }
+  if (problem.rule.topology != Topology::square || problem.shape.depth != 1) {
+    throw Error(path.string() + ": a universe file holds square-grid states only, not " +
+                problem.to_string() + " (" + soup.shape.to_string() + "): use .rle or .dat");
+  }
   const UniverseHeader header{problem, 0};
   // Bands of about 16 MiB: made on every core, then written.
   const std::int64_t band =

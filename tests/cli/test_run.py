@@ -239,6 +239,21 @@ class RunStreamed(lbtest.CliTestCase):
             self.assertEqual(self.converted(streamed), self.contents(memory), generations)
         self.assertEqual([f for f in os.listdir(self.box.work) if f.startswith(".")], [])
 
+    def test_only_square_grid_soups_become_universe_files(self):
+        # Refused before anything is made or simulated: one error line and no file.
+        cases = [
+            ("hex-cpu-serial", "64x64,0.4,1", "0", "square-grid states only"),
+            ("hex-cpu-serial", "64x64,0.4,1", "3", "square-grid states only"),
+            ("cpu3d-threads", "32x32x32,0.3,1", "0", "3D state cannot be written"),
+            ("cpu-outofcore", "64x64x4,0.4,1", "0", "takes a WxH shape, not 64x64x4"),
+            ("cpu-outofcore", "64x64x4,0.4,1", "3", "takes a WxH shape, not 64x64x4"),
+        ]
+        for impl, soup, generations, message in cases:
+            proc = self.lifebench_run("--soup", soup, "--generations", generations, "--output",
+                                      self.box.path("soup.lbu"), impl=impl)
+            self.assertOneErrorLine(proc, message)
+            self.assertEqual(os.listdir(self.box.work), ["start.lbu"], (impl, soup))
+
     def test_a_soup_larger_than_the_memory_allowed(self):
         # 16384 x 16384 cells: a 32 MiB universe file, but 256 MiB as a grid of a byte a
         # cell. Under a 192 MiB address-space limit only the row-by-row path can make it.
@@ -255,7 +270,7 @@ class RunStreamed(lbtest.CliTestCase):
         proc = run(self.box.path("big.lbu"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(os.path.getsize(self.box.path("big.lbu")), 4096 + 16384 * 16384 // 8)
-        self.assertNotEqual(run(self.box.path("big.rle")).returncode, 0)  # as a grid: no
+        self.assertOneErrorLine(run(self.box.path("big.rle")), "cannot allocate")  # as a grid
         self.assertFalse(os.path.exists(self.box.path("big.rle")))
 
     def test_resume_goes_on_from_the_last_whole_pass(self):
