@@ -38,6 +38,15 @@ void remove_leftovers_beside(const std::filesystem::path& output) {
   remove_temporaries_beside(soup_start_for(output));
 }
 
+/// Throws unless `info` can run `problem` here and `output`'s format can hold it: checked
+/// before anything large is made or simulated.
+void require_runnable(const ExperimentInfo& info, const Params& params, const Problem& problem,
+                      const std::filesystem::path& output) {
+  require_available(info);
+  require_supported(info, problem, params);
+  require_writable(output, problem);
+}
+
 /// `run` between two universe files by an experiment that streams them: the universe is
 /// never held whole. With `resume`, a universe `output` of the same problem between the
 /// input's generation and the target is where it goes on from (which input it came from
@@ -92,10 +101,8 @@ void run_soup_streamed(const ExperimentInfo& info, const Params& params,
                        const RunRequest& request) {
   const SoupSpec soup = parse_soup(*request.soup);
   const Problem problem = soup_problem(soup, request.rule, info.family);
-  require_available(info);
-  require_supported(info, problem, params);
   const std::filesystem::path output = request.output;
-  require_writable(output, problem);
+  require_runnable(info, params, problem, output);
   remove_leftovers_beside(output);
   if (request.generations == 0) {
     write_soup_universe(output, problem, soup);
@@ -140,11 +147,11 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   State state = [&] {
     if (request.input) return read_state(*request.input, request.rule);
     const SoupSpec soup = parse_soup(*request.soup);
-    return State{soup_problem(soup, request.rule, info.family), make_soup(soup), 0};
+    const Problem problem = soup_problem(soup, request.rule, info.family);
+    require_runnable(info, params, problem, request.output); // before the grid is made
+    return State{problem, make_soup(soup), 0};
   }();
-  require_available(info);
-  require_supported(info, state.problem, params);
-  require_writable(request.output, state.problem);
+  require_runnable(info, params, state.problem, request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
   simulator->advance(request.generations);

@@ -66,7 +66,7 @@ std::string Problem::to_string() const {
   text += std::to_string(shape.width);
   text += ',';
   text += std::to_string(shape.height);
-  if (rule.topology == Topology::cube) {
+  if (rule.topology == Topology::cube || shape.depth != 1) {
     text += ',';
     text += std::to_string(shape.depth);
   }

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <new>
 #include <sched.h>
 #include <system_error>
 #include <thread>
@@ -85,6 +86,8 @@ void in_shares(std::int64_t count, std::int64_t cells_each,
       others.emplace_back(share, started);
   } catch (const std::system_error&) {
     // No more threads: this one takes the shares left.
+  } catch (const std::bad_alloc&) {
+    // No memory for another thread's state: likewise.
   }
   for (std::int64_t k = started; k < shares; ++k)
     share(k);

@@ -260,8 +260,8 @@ void write_soup_universe(const std::filesystem::path& path, const Problem& probl
                 " universe of " + problem.to_string());
   }
   if (problem.rule.topology != Topology::square || problem.shape.depth != 1) {
-    throw Error(path.string() + ": a universe file holds square-grid states only, not " +
-                problem.to_string() + " (" + soup.shape.to_string() + "): use .rle or .dat");
+    throw Error(path.string() + ": a universe file holds 2D square-grid states only, not " +
+                problem.to_string());
   }
   const UniverseHeader header{problem, 0};
   // Bands of about 16 MiB: made on every core, then written.

@@ -260,15 +260,18 @@ class RunStreamed(lbtest.CliTestCase):
         def small_memory():
             resource.setrlimit(resource.RLIMIT_AS, (192 << 20, 192 << 20))
 
-        def run(output):
+        def run(output, impl="cpu-outofcore", generations="0"):
             return subprocess.run(
-                [self.box.lifebench, "run", "--impl", "cpu-outofcore", "--experiments",
-                 self.folder, "--soup", "16384x16384,0.5,1", "--generations", "0", "--output",
+                [self.box.lifebench, "run", "--impl", impl, "--experiments", self.folder,
+                 "--soup", "16384x16384,0.5,1", "--generations", generations, "--output",
                  output], cwd=self.box.work, capture_output=True, text=True, timeout=300,
                 preexec_fn=small_memory)
 
         proc = run(self.box.path("big.lbu"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
+        # A hexagonal soup is refused before its grid is made, which would not fit.
+        self.assertOneErrorLine(run(self.box.path("hex.lbu"), "hex-cpu-serial", "10"),
+                                "square-grid states only")
         self.assertEqual(os.path.getsize(self.box.path("big.lbu")), 4096 + 16384 * 16384 // 8)
         self.assertOneErrorLine(run(self.box.path("big.rle")), "cannot allocate")  # as a grid
         self.assertFalse(os.path.exists(self.box.path("big.rle")))
@@ -280,6 +283,9 @@ class RunStreamed(lbtest.CliTestCase):
         stopped = self.box.path("stopped.lbu")
         self.assertEqual(self.advance(4, stopped).returncode, 0)
         self.box.write(".stopped.lbu.tmp-0123456789abcdef", "half a universe")
+        # And a killed soup run's start, and a killed write of that start.
+        self.box.write(".stopped.lbu.tmp-soup", "a soup")
+        self.box.write("..stopped.lbu.tmp-soup.tmp-0123456789abcdef", "half a soup")
         proc = self.advance(10, stopped, "--resume")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("resuming from generation 4", proc.stderr)
