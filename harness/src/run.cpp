@@ -54,6 +54,10 @@ void require_runnable(const ExperimentInfo& info, const Params& params, const Pr
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const std::filesystem::path input = *request.input;
   const std::filesystem::path output = request.output;
+  if (is_temporary_beside(input, output) || is_temporary_beside(input, soup_start_for(output))) {
+    throw Error("--input " + input.string() + " is named as a killed run's leftover beside " +
+                output.string() + ", which the run removes: rename it");
+  }
   const UniverseHeader start = UniverseReader(input).header();
   require_available(info);
   require_supported(info, start.problem, params);

@@ -23,6 +23,11 @@ std::string os_reason() {
   return std::generic_category().message(errno);
 }
 
+/// The folder that holds `path`, "." for a bare name.
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+}
+
 /// What the names of the temporaries of `path` start with: ".<name>.tmp-".
 std::string temporary_prefix(const std::filesystem::path& path) {
   // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
@@ -61,8 +66,7 @@ void rename_into_place(const std::filesystem::path& temporary, const std::filesy
 
 /// Syncs the folder of `path` after a rename into it.
 void sync_folder_of(const std::filesystem::path& path) {
-  const std::filesystem::path folder = path.parent_path();
-  sync_to_disk(folder.empty() ? std::filesystem::path(".") : folder);
+  sync_to_disk(folder_of(path));
 }
 
 } // namespace
@@ -134,15 +138,19 @@ void MappedFileWriter::commit() {
 }
 
 void remove_temporaries_beside(const std::filesystem::path& path) {
-  const std::filesystem::path folder =
-      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   const std::string prefix = temporary_prefix(path);
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(folder_of(path), error)) {
     if (entry.path().filename().string().starts_with(prefix)) {
       std::filesystem::remove(entry.path(), error);
     }
   }
+}
+
+bool is_temporary_beside(const std::filesystem::path& file, const std::filesystem::path& path) {
+  std::error_code error;
+  return file.filename().string().starts_with(temporary_prefix(path)) &&
+         std::filesystem::equivalent(folder_of(file), folder_of(path), error);
 }
 
 } // namespace lifebench

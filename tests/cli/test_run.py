@@ -2,6 +2,7 @@
 one error line and no output file."""
 import os
 import resource
+import shutil
 import signal
 import subprocess
 
@@ -238,6 +239,16 @@ class RunStreamed(lbtest.CliTestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertEqual(self.converted(streamed), self.contents(memory), generations)
         self.assertEqual([f for f in os.listdir(self.box.work) if f.startswith(".")], [])
+
+    def test_an_input_named_as_a_leftover_of_the_output_is_refused(self):
+        # The run would remove it as a killed run's leftover before reading it.
+        for name in (".out.lbu.tmp-mine.lbu", "..out.lbu.tmp-soup.tmp-mine.lbu"):
+            shutil.copy(self.start, self.box.path(name))
+            proc = self.lifebench_run(*self.PARAMS, "--input", self.box.path(name),
+                                      "--generations", "4", "--output", self.box.path("out.lbu"))
+            self.assertOneErrorLine(proc, "named as a killed run's leftover", "rename it")
+            self.assertEqual(self.contents(self.box.path(name)), self.contents(self.start))
+            self.assertFalse(os.path.exists(self.box.path("out.lbu")))
 
     def test_only_square_grid_soups_become_universe_files(self):
         # Refused before anything is made or simulated: one error line and no file.

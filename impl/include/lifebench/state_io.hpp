@@ -77,6 +77,10 @@ private:
 /// rename left beside `path` (each may be as large as the file).
 void remove_temporaries_beside(const std::filesystem::path& path);
 
+/// Whether remove_temporaries_beside(path) would remove `file`.
+[[nodiscard]] bool is_temporary_beside(const std::filesystem::path& file,
+                                       const std::filesystem::path& path);
+
 /// Whether `path` names a universe file (".lbu", in any case).
 [[nodiscard]] bool is_universe_file(const std::filesystem::path& path);
 
