@@ -4,6 +4,8 @@
 #include "lifebench/state_io.hpp"
 #include "lifebench/universe.hpp"
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -31,11 +33,21 @@ std::filesystem::path soup_start_for(const std::filesystem::path& output) {
   return output.parent_path() / ("." + output.filename().string() + ".tmp-soup");
 }
 
-/// Removes what killed runs left beside `output` (each up to a whole universe): the
-/// temporaries of the output and of a soup's start.
+/// The files whose temporaries killed runs leave beside `output` (each up to a whole
+/// universe): the output's and a soup's start's.
+std::array<std::filesystem::path, 2> leftovers_of(const std::filesystem::path& output) {
+  return {output, soup_start_for(output)};
+}
+
 void remove_leftovers_beside(const std::filesystem::path& output) {
-  remove_temporaries_beside(output);
-  remove_temporaries_beside(soup_start_for(output));
+  for (const auto& file : leftovers_of(output))
+    remove_temporaries_beside(file);
+}
+
+/// Whether remove_leftovers_beside(output) would remove `file`.
+bool is_leftover_beside(const std::filesystem::path& file, const std::filesystem::path& output) {
+  return std::ranges::any_of(leftovers_of(output),
+                             [&](const auto& owner) { return is_temporary_beside(file, owner); });
 }
 
 /// Throws unless `info` can run `problem` here and `output`'s format can hold it: checked
@@ -54,7 +66,7 @@ void require_runnable(const ExperimentInfo& info, const Params& params, const Pr
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const std::filesystem::path input = *request.input;
   const std::filesystem::path output = request.output;
-  if (is_temporary_beside(input, output) || is_temporary_beside(input, soup_start_for(output))) {
+  if (is_leftover_beside(input, output)) {
     throw Error("--input " + input.string() + " is named as a killed run's leftover beside " +
                 output.string() + ", which the run removes: rename it");
   }
@@ -149,13 +161,16 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
     return;
   }
   State state = [&] {
-    if (request.input) return read_state(*request.input, request.rule);
+    if (request.input) {
+      State read = read_state(*request.input, request.rule);
+      require_runnable(info, params, read.problem, request.output);
+      return read;
+    }
     const SoupSpec soup = parse_soup(*request.soup);
     const Problem problem = soup_problem(soup, request.rule, info.family);
     require_runnable(info, params, problem, request.output); // before the grid is made
     return State{problem, make_soup(soup), 0};
   }();
-  require_runnable(info, params, state.problem, request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
   simulator->advance(request.generations);
