@@ -91,14 +91,15 @@ function(lifebench_add_conformance_variant)
 endfunction()
 
 # lifebench_add_experiment_test(NAME <experiment> TEST <name> SOURCES <files...>
-#                               [LIBRARIES <targets...>])
+#                               [LIBRARIES <targets...>] [GPU])
 #
 # A GoogleTest executable of an experiment's host-side logic, test and target
 # lifebench.test.<experiment>.<name>, label unit, linked with gtest_main, the shared kernels'
 # headers and the warnings (and LIBRARIES). A .cu source is compiled by nvcc but runs on the
-# host, so such a test needs no GPU; it is left out where CUDA is switched off.
+# host, so such a test needs no GPU; it is left out where CUDA is switched off. A GPU test
+# runs on the device: labels gpu and conformance, and skipped where its tests skip (no device).
 function(lifebench_add_experiment_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;TEST" "SOURCES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "GPU" "NAME;TEST" "SOURCES;LIBRARIES")
   if(NOT arg_NAME OR NOT arg_TEST OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "lifebench_add_experiment_test: NAME, TEST and SOURCES are required")
   endif()
@@ -112,5 +113,10 @@ function(lifebench_add_experiment_test)
   target_link_libraries(${target} PRIVATE GTest::gtest_main lifebench::kernels_common
                         ${arg_LIBRARIES} lifebench::warnings)
   add_test(NAME ${target} COMMAND ${target})
-  set_tests_properties(${target} PROPERTIES LABELS unit)
+  if(arg_GPU)
+    set_tests_properties(${target} PROPERTIES LABELS "gpu;conformance" TIMEOUT 900
+                                              SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+  else()
+    set_tests_properties(${target} PROPERTIES LABELS unit)
+  endif()
 endfunction()

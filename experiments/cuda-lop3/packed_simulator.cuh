@@ -1,16 +1,20 @@
 // Host side shared by the bit-packed B3/S23 CUDA experiments of seed 000 and ours
 // (cuda-lop3, cuda-lop3-shuffle, cuda-life-wide): rows of 32-cell words (LSB =
 // leftmost cell) in two device buffers swapped after each launch, CUDA-event
-// timing, and the checks all three make.
+// timing, a soup made straight into the device words, and the checks they make.
 #pragma once
 
 #include "cuda/ceilings.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
+#include "lifebench/error.hpp"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
+#include "lifebench/soup.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <map>
@@ -37,11 +41,28 @@ inline std::optional<std::string> common_unsupported(const Problem& problem) {
     return "width must be a multiple of 32 (32 cells per 32-bit word); it is " +
            std::to_string(problem.shape.width);
   }
-  // Word indices are 32-bit.
+  return std::nullopt;
+}
+
+/// The limit of the kernels whose word indices are 32-bit, or nothing.
+inline std::optional<std::string> beyond_32bit_indices(const Problem& problem) {
   if (problem.shape.cells() / 32 > (std::int64_t{1} << 31)) {
     return "at most 2^36 cells (2^31 words, 32-bit word indices)";
   }
   return std::nullopt;
+}
+
+/// Why the two grids of `problem` do not fit in the current device's free memory, or
+/// nothing (also where the device cannot say: then the allocation reports it).
+inline std::optional<std::string> beyond_device_memory(const Problem& problem) {
+  std::size_t free = 0;
+  std::size_t total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
+  const auto needed = 2 * static_cast<std::size_t>(problem.shape.cells() / 8);
+  if (needed <= free) return std::nullopt;
+  return "two grids of " + problem.shape.to_string() + " at one bit a cell take " +
+         std::to_string(needed) + " bytes of device memory; " + std::to_string(free) + " of " +
+         std::to_string(total) + " are free";
 }
 
 /// Why a kernel that runs several generations per launch refuses a dead boundary.
@@ -76,15 +97,54 @@ public:
     stream_.synchronize();
   }
 
+  /// The soup made band by band straight into the device's words: a whole byte grid of
+  /// a universe as large as the device's memory would not fit in the host's (512K x 512K
+  /// cells are 256 GiB as bytes, 32 GiB here).
+  void upload_soup(const SoupSpec& soup) override {
+    static_assert(std::endian::native == std::endian::little,
+                  "a row of 64-bit words is then its row of 32-bit words (LSB first)");
+    const auto width = problem_.shape.width;
+    const auto height = problem_.shape.height;
+    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(width);
+    const std::int64_t rows_per_band = std::max<std::int64_t>(1, kSoupBandWords / soup_words);
+    std::vector<std::uint64_t> band(
+        static_cast<std::size_t>(std::min(rows_per_band, height) * soup_words));
+    for (std::int64_t first = 0; first < height; first += rows_per_band) {
+      const std::int64_t rows = std::min(rows_per_band, height - first);
+      soup_rows(soup, first, rows,
+                std::span(band.data(), static_cast<std::size_t>(rows * soup_words)));
+      // Each row's first width / 32 words: a 64-bit row may end in a padding word.
+      LIFEBENCH_CUDA_CALL(cudaMemcpy2DAsync(
+          buffers_[current_].data() + static_cast<std::size_t>(first) * words_per_row_,
+          words_per_row_ * sizeof(std::uint32_t), band.data(), soup_words * sizeof(std::uint64_t),
+          words_per_row_ * sizeof(std::uint32_t), static_cast<std::size_t>(rows),
+          cudaMemcpyHostToDevice, stream_.get()));
+      stream_.synchronize(); // before the next band overwrites `band`
+    }
+  }
+
   Grid download() override {
-    std::vector<std::uint32_t> words(words_);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data(),
-                                        words_ * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
-                                        stream_.get()));
-    stream_.synchronize();
+    const std::vector<std::uint32_t> words = download_rows(0, problem_.shape.height);
     Grid grid(problem_.shape);
     unpack_rows<std::uint32_t>(std::span<const std::uint32_t>(words), grid);
     return grid;
+  }
+
+  /// Rows first .. first + count - 1 of the current state, as words: a part of a universe
+  /// too large to download whole as a grid.
+  [[nodiscard]] std::vector<std::uint32_t> download_rows(std::int64_t first,
+                                                         std::int64_t count) const {
+    if (first < 0 || count < 0 || first + count > problem_.shape.height) {
+      throw Error("download_rows: rows " + std::to_string(first) + " + " + std::to_string(count) +
+                  " of " + std::to_string(problem_.shape.height));
+    }
+    const std::size_t offset = static_cast<std::size_t>(first) * words_per_row_;
+    std::vector<std::uint32_t> words(static_cast<std::size_t>(count) * words_per_row_);
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data() + offset,
+                                        words.size() * sizeof(std::uint32_t),
+                                        cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    return words;
   }
 
   void advance(std::uint64_t generations) override {
@@ -122,6 +182,8 @@ protected:
   void swap() { current_ = 1 - current_; }
 
 private:
+  static constexpr std::int64_t kSoupBandWords = std::int64_t{1} << 24; // 128 MiB of soup
+
   Problem problem_;
   unsigned words_per_row_;
   std::size_t words_;

@@ -92,14 +92,6 @@ std::int64_t device_words(const Layout& layout) {
   return std::get<bands::Bands>(layout).device_words();
 }
 
-/// 64-bit words of the largest torus a launch runs on: an extended sub-universe, or a
-/// band buffer.
-std::int64_t launch_words(const Layout& layout) {
-  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->extended_size();
-  const auto& b = std::get<bands::Bands>(layout);
-  return b.buffer_rows() * b.row_words;
-}
-
 std::int64_t host_bytes(const Layout& layout, const Plan& plan) {
   return plan.slots() * slot_words(layout) * 8;
 }
@@ -119,11 +111,6 @@ std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& 
     const auto& b = std::get<bands::Bands>(layout);
     if (auto why = b.unsupported()) return why;
     if (auto why = wide::unsupported(plan.kernel, b.buffer_rows())) return why;
-  }
-  if (2 * launch_words(layout) > std::numeric_limits<std::uint32_t>::max()) {
-    return "a torus of " + std::to_string(launch_words(layout) * 64) +
-           " cells on the GPU is past the kernel's 32-bit word indices: use more subuniverses" +
-           (std::holds_alternative<bands::Bands>(layout) ? " or a smaller halo_steps" : "");
   }
   if (host_bytes(layout, plan) > plan.memory) {
     return "subuniverses=" + partition_of(layout) + " needs " +

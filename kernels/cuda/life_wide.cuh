@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <optional>
@@ -48,6 +49,13 @@ struct Multipliers {
   std::uint32_t two;
   std::uint32_t half;
 };
+
+/// Word `column` of row `row`: 64-bit, as a universe may hold 2^32 words or more
+/// (512K x 512K cells are 2^33).
+__device__ __forceinline__ std::size_t word_at(unsigned row, unsigned words_per_row,
+                                               unsigned column) {
+  return static_cast<std::size_t>(row) * words_per_row + column;
+}
 
 /// Horizontal three-cell sums of a row whose word this lane holds.
 template <Shifts How>
@@ -86,7 +94,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   unsigned row = first_row;
 #pragma unroll
   for (int i = 0; i < R; ++i) {
-    x[i] = __ldg(in + row * words_per_row + column);
+    x[i] = __ldg(in + word_at(row, words_per_row, column));
     row = row + 1 == height ? 0 : row + 1;
   }
 
@@ -110,7 +118,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   asm volatile("" : "+r"(row));
 #pragma unroll
   for (int i = 0; i < R; ++i) {
-    if (i >= steps && i < R - steps) out[row * words_per_row + column] = x[i];
+    if (i >= steps && i < R - steps) out[word_at(row, words_per_row, column)] = x[i];
     row = row + 1 == height ? 0 : row + 1;
   }
 }
@@ -151,7 +159,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   std::uint32_t ahead[kAhead];
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) {
-    ahead[a] = __ldg(in + load_row * words_per_row + column);
+    ahead[a] = __ldg(in + word_at(load_row, words_per_row, column));
     load_row = next_row(load_row);
   }
   const unsigned total = rows + 2 * S;
@@ -162,7 +170,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
     for (int a = 0; a + 1 < kAhead; ++a) {
       ahead[a] = ahead[a + 1];
     }
-    ahead[kAhead - 1] = __ldg(in + load_row * words_per_row + column);
+    ahead[kAhead - 1] = __ldg(in + word_at(load_row, words_per_row, column));
     load_row = next_row(load_row);
 #pragma unroll
     for (int k = 0; k < S; ++k) {
@@ -174,7 +182,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
       v = next;
     }
     if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
-      if (writes) out[store_row * words_per_row + column] = v;
+      if (writes) out[word_at(store_row, words_per_row, column)] = v;
       store_row = next_row(store_row);
     }
   }

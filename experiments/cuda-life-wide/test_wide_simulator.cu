@@ -1,0 +1,109 @@
+// cuda-life-wide on the GPU where the conformance matrix does not reach: a soup made
+// band by band on the device (upload_soup), and a universe of more than 2^32 words,
+// whose rows past word 2^32 only 64-bit offsets reach. A universe that large cannot be
+// checked whole against the reference (a byte a cell on the host), so bands of rows are:
+// after G generations a row depends only on the rows within G of it, so the reference
+// run on the soup's rows first - G .. last + G gives rows first .. last exactly.
+#include "lifebench/packed.hpp"
+#include "lifebench/reference.hpp"
+#include "lifebench/soup.hpp"
+#include "wide_simulator.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+#include <iterator>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace lifebench::cuda_life_wide {
+namespace {
+
+const Rule kConway = parse_rule_spec("B3/S23").rule;
+
+wide::Config config_of(wide::Schedule schedule) {
+  wide::Config config;
+  config.schedule = schedule;
+  config.rows = schedule == wide::Schedule::wavefront ? 512 : 128;
+  return config;
+}
+
+/// Whether a CUDA device this binary runs on has `bytes` of memory free.
+bool device_has(std::size_t bytes) {
+  if (wide::unavailable()) return false;
+  std::size_t free = 0;
+  std::size_t total = 0;
+  return cudaMemGetInfo(&free, &total) == cudaSuccess && free >= bytes;
+}
+
+TEST(WideSimulator, SoupUploadedBandByBandIsTheSoup) {
+  if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
+  // 96 cells: a row of 64-bit soup words ends in a padding word.
+  for (const Shape shape : {Shape{96, 40, 1}, Shape{1024, 256, 1}}) {
+    const SoupSpec soup{shape, 0.4, 11};
+    WideSimulator simulator(Problem{kConway, shape, Boundary::torus},
+                            config_of(wide::Schedule::registers));
+    simulator.upload_soup(soup);
+    const auto difference = first_difference(make_soup(soup), simulator.download());
+    EXPECT_FALSE(difference) << shape.to_string() << ": " << difference->to_string();
+  }
+}
+
+/// Rows first .. first + count - 1 of `soup` advanced by `generations` on its torus.
+std::vector<std::uint32_t> reference_rows(const SoupSpec& soup, std::int64_t first,
+                                          std::int64_t count, std::int64_t generations) {
+  const std::int64_t width = soup.shape.width;
+  const std::int64_t height = soup.shape.height;
+  const std::int64_t soup_words = words_per_row<std::uint64_t>(width);
+  const std::int64_t rows = count + 2 * generations;
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(rows * soup_words));
+  for (std::int64_t r = 0; r < rows; ++r) { // wrapped around the torus row by row
+    const std::int64_t y = ((first - generations + r) % height + height) % height;
+    soup_rows(soup, y, 1,
+              std::span(words).subspan(static_cast<std::size_t>(r * soup_words),
+                                       static_cast<std::size_t>(soup_words)));
+  }
+  Grid band(Shape{width, rows, 1});
+  unpack_rows<std::uint64_t>(std::span<const std::uint64_t>(words), band);
+  // The band's own torus is wrong only within `generations` rows of its ends.
+  band = reference_advance(Problem{kConway, band.shape(), Boundary::torus}, std::move(band),
+                           static_cast<std::uint64_t>(generations));
+  Grid centre(Shape{width, count, 1});
+  std::copy_n(band.data() + generations * width, count * width, centre.data());
+  return pack_rows<std::uint32_t>(centre);
+}
+
+TEST(WideSimulator, RowsPastWord2To32MatchTheReference) {
+  // 16384 words a row: row 262144 starts at word 2^32.
+  const Shape shape{524288, 262144 + 4096, 1};
+  const std::size_t bytes = 2 * static_cast<std::size_t>(shape.cells() / 8);
+  if (!device_has(bytes + (std::size_t{1} << 30))) {
+    GTEST_SKIP() << "needs a CUDA device with " << bytes << " bytes free";
+  }
+  const SoupSpec soup{shape, 0.35, 3};
+  constexpr std::int64_t kGenerations = 19; // two launches of 8, then a partial one
+  constexpr std::int64_t kCount = 8;
+  const std::int64_t firsts[] = {0, 262144 - kCount / 2, shape.height - kCount};
+  std::vector<std::vector<std::uint32_t>> expected;
+  for (const std::int64_t first : firsts)
+    expected.push_back(reference_rows(soup, first, kCount, kGenerations));
+
+  for (const auto schedule : {wide::Schedule::registers, wide::Schedule::wavefront}) {
+    WideSimulator simulator(Problem{kConway, shape, Boundary::torus}, config_of(schedule));
+    simulator.upload_soup(soup);
+    simulator.advance(kGenerations);
+    for (std::size_t k = 0; k < std::size(firsts); ++k) {
+      const auto rows = simulator.download_rows(firsts[k], kCount);
+      ASSERT_EQ(rows.size(), expected[k].size());
+      const auto [got, want] = std::mismatch(rows.begin(), rows.end(), expected[k].begin());
+      EXPECT_TRUE(got == rows.end())
+          << (schedule == wide::Schedule::wavefront ? "wavefront" : "registers") << ": rows "
+          << firsts[k] << "+" << kCount << " differ first at word " << (got - rows.begin());
+    }
+  }
+}
+
+} // namespace
+} // namespace lifebench::cuda_life_wide
