@@ -91,17 +91,21 @@ function(lifebench_add_conformance_variant)
 endfunction()
 
 # lifebench_add_experiment_test(NAME <experiment> TEST <name> SOURCES <files...>
-#                               [LIBRARIES <targets...>] [GPU])
+#                               [LIBRARIES <targets...>] [GPU CASES <cases...>])
 #
-# A GoogleTest executable of an experiment's host-side logic, test and target
-# lifebench.test.<experiment>.<name>, label unit, linked with gtest_main, the shared kernels'
-# headers and the warnings (and LIBRARIES). A .cu source is compiled by nvcc but runs on the
-# host, so such a test needs no GPU; it is left out where CUDA is switched off. A GPU test
-# runs on the device: labels gpu and conformance, and skipped where its tests skip (no device).
+# A GoogleTest executable of an experiment, target lifebench.test.<experiment>.<name>, linked
+# with gtest_main, the shared kernels' headers and the warnings (and LIBRARIES); it is left
+# out where CUDA is switched off and a source is .cu. Without GPU: a test of host-side logic
+# (a .cu source is compiled by nvcc but runs on the host), test lifebench.test.<experiment>.
+# <name>, label unit. With GPU: one test per case (GoogleTest's TEST name), lifebench.test.
+# <experiment>.<name>.<case>, labels gpu and conformance, skipped where the case skips
+# itself (GTEST_SKIP: no device, too little memory), so that one skip hides no other case.
 function(lifebench_add_experiment_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "GPU" "NAME;TEST" "SOURCES;LIBRARIES")
-  if(NOT arg_NAME OR NOT arg_TEST OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "lifebench_add_experiment_test: NAME, TEST and SOURCES are required")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "GPU" "NAME;TEST" "SOURCES;LIBRARIES;CASES")
+  if(NOT arg_NAME OR NOT arg_TEST OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS
+     OR (arg_GPU AND NOT arg_CASES))
+    message(FATAL_ERROR "lifebench_add_experiment_test: NAME, TEST and SOURCES are required, "
+                        "and CASES with GPU")
   endif()
   set(cuda_sources ${arg_SOURCES})
   list(FILTER cuda_sources INCLUDE REGEX "\\.cu$")
@@ -112,11 +116,17 @@ function(lifebench_add_experiment_test)
   add_executable(${target} ${arg_SOURCES})
   target_link_libraries(${target} PRIVATE GTest::gtest_main lifebench::kernels_common
                         ${arg_LIBRARIES} lifebench::warnings)
-  add_test(NAME ${target} COMMAND ${target})
-  if(arg_GPU)
-    set_tests_properties(${target} PROPERTIES LABELS "gpu;conformance" TIMEOUT 900
-                                              SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
-  else()
+  if(NOT arg_GPU)
+    add_test(NAME ${target} COMMAND ${target})
     set_tests_properties(${target} PROPERTIES LABELS unit)
+    return()
   endif()
+  foreach(case IN LISTS arg_CASES)
+    add_test(NAME ${target}.${case} COMMAND ${target} --gtest_filter=*.${case})
+    # Passed only if the one case ran and passed (a case name that matches none runs none).
+    set_tests_properties(${target}.${case} PROPERTIES
+                         LABELS "gpu;conformance" TIMEOUT 900
+                         SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+                         PASS_REGULAR_EXPRESSION "\\[  PASSED  \\] 1 test\\.")
+  endforeach()
 endfunction()

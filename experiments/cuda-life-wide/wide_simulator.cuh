@@ -36,8 +36,11 @@ private:
 inline std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
   if (auto reason = cuda_packed::torus_only(problem)) return reason;
-  if (auto reason = cuda_packed::beyond_device_memory(problem)) return reason;
-  return wide::unsupported(wide::Config::of(params), problem.shape.height);
+  if (auto reason = wide::unsupported(wide::Config::of(params), problem.shape.width / 32,
+                                      problem.shape.height)) {
+    return reason;
+  }
+  return cuda_packed::beyond_device_memory(problem);
 }
 
 } // namespace lifebench::cuda_life_wide

@@ -140,7 +140,6 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
   if (auto reason = cuda_packed::beyond_32bit_indices(problem)) return reason;
   if (auto reason = cuda_packed::torus_only(problem)) return reason;
-  if (auto reason = cuda_packed::beyond_device_memory(problem)) return reason;
   const int steps = steps_per_launch(params);
   if (steps < 1 || steps > kMaxSteps) {
     return "steps_per_launch must be 1 to 16: the window pads the 32 written cells with 16 "
@@ -151,7 +150,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if ((problem.shape.height + rows - 1) / rows > kMaxGridY) {
     return "too many row tiles for CUDA's grid y limit (65535)";
   }
-  return std::nullopt;
+  return cuda_packed::beyond_device_memory(problem);
 }
 
 } // namespace

@@ -111,12 +111,11 @@ private:
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
   if (auto reason = cuda_packed::beyond_32bit_indices(problem)) return reason;
-  if (auto reason = cuda_packed::beyond_device_memory(problem)) return reason;
   if (problem.shape.height > kMaxGridY * kBlockY) {
     return "height must be at most " + std::to_string(kMaxGridY * kBlockY) +
            " (CUDA's grid y limit times 8 rows per block)";
   }
-  return std::nullopt;
+  return cuda_packed::beyond_device_memory(problem);
 }
 
 } // namespace

@@ -52,17 +52,11 @@ inline std::optional<std::string> beyond_32bit_indices(const Problem& problem) {
   return std::nullopt;
 }
 
-/// Why the two grids of `problem` do not fit in the current device's free memory, or
-/// nothing (also where the device cannot say: then the allocation reports it).
+/// Why the two grids of `problem` (a bit a cell each) do not fit in the device's free
+/// memory, or nothing.
 inline std::optional<std::string> beyond_device_memory(const Problem& problem) {
-  std::size_t free = 0;
-  std::size_t total = 0;
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
-  const auto needed = 2 * static_cast<std::size_t>(problem.shape.cells() / 8);
-  if (needed <= free) return std::nullopt;
-  return "two grids of " + problem.shape.to_string() + " at one bit a cell take " +
-         std::to_string(needed) + " bytes of device memory; " + std::to_string(free) + " of " +
-         std::to_string(total) + " are free";
+  return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.cells() / 8),
+                                  "two grids of " + problem.shape.to_string() + " at a bit a cell");
 }
 
 /// Why a kernel that runs several generations per launch refuses a dead boundary.
@@ -101,14 +95,23 @@ public:
   /// a universe as large as the device's memory would not fit in the host's (512K x 512K
   /// cells are 256 GiB as bytes, 32 GiB here).
   void upload_soup(const SoupSpec& soup) override {
+    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem_.shape.width);
+    upload_soup_in_bands(soup, std::max<std::int64_t>(1, kSoupBandWords / soup_words));
+  }
+
+  /// upload_soup() `rows_per_band` rows at a time.
+  void upload_soup_in_bands(const SoupSpec& soup, std::int64_t rows_per_band) {
     static_assert(std::endian::native == std::endian::little,
                   "a row of 64-bit words is then its row of 32-bit words (LSB first)");
-    const auto width = problem_.shape.width;
-    const auto height = problem_.shape.height;
-    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(width);
-    const std::int64_t rows_per_band = std::max<std::int64_t>(1, kSoupBandWords / soup_words);
-    std::vector<std::uint64_t> band(
-        static_cast<std::size_t>(std::min(rows_per_band, height) * soup_words));
+    if (soup.shape != problem_.shape || rows_per_band < 1) {
+      throw Error("upload_soup: a " + soup.shape.to_string() + " soup in bands of " +
+                  std::to_string(rows_per_band) + " rows for a " + problem_.shape.to_string() +
+                  " grid");
+    }
+    const std::int64_t height = problem_.shape.height;
+    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem_.shape.width);
+    rows_per_band = std::min(rows_per_band, height);
+    std::vector<std::uint64_t> band(static_cast<std::size_t>(rows_per_band * soup_words));
     for (std::int64_t first = 0; first < height; first += rows_per_band) {
       const std::int64_t rows = std::min(rows_per_band, height - first);
       soup_rows(soup, first, rows,

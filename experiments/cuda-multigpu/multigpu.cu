@@ -206,7 +206,14 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
            std::to_string(gpus) + " equal bands of at least halo_steps=" + std::to_string(halo) +
            " rows (a halo comes from one neighbour)";
   }
-  return wide::unsupported(wide::Config::of(params), problem.shape.height / gpus + 2 * halo);
+  const std::int64_t band_rows = problem.shape.height / gpus + 2 * halo;
+  if (auto reason =
+          wide::unsupported(wide::Config::of(params), problem.shape.width / 32, band_rows)) {
+    return reason;
+  }
+  return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
+                                  "each GPU's two grids of a band of " + std::to_string(band_rows) +
+                                      " rows at a bit a cell");
 }
 
 } // namespace

@@ -106,11 +106,13 @@ std::string partition_of(const Layout& layout) {
 std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& plan) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
     if (auto why = g->unsupported()) return why;
-    if (auto why = wide::unsupported(plan.kernel, g->extended_rows())) return why;
+    if (auto why = wide::unsupported(plan.kernel, 2 * g->extended_words(), g->extended_rows())) {
+      return why;
+    }
   } else {
     const auto& b = std::get<bands::Bands>(layout);
     if (auto why = b.unsupported()) return why;
-    if (auto why = wide::unsupported(plan.kernel, b.buffer_rows())) return why;
+    if (auto why = wide::unsupported(plan.kernel, 2 * b.row_words, b.buffer_rows())) return why;
   }
   if (host_bytes(layout, plan) > plan.memory) {
     return "subuniverses=" + partition_of(layout) + " needs " +
@@ -118,7 +120,8 @@ std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& 
            std::to_string(plan.slots()) + " slots of " + std::to_string(slot_words(layout) * 8) +
            " bytes), over memory=" + std::to_string(plan.memory);
   }
-  return std::nullopt;
+  return cuda::beyond_free_memory(static_cast<std::size_t>(device_words(layout)) * 8,
+                                  "subuniverses=" + partition_of(layout) + "'s GPU buffers");
 }
 
 /// `parts` of `header`'s universe under `plan`'s scheme.

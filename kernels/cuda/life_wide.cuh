@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lifebench::cuda::life_wide {
@@ -50,11 +51,14 @@ struct Multipliers {
   std::uint32_t half;
 };
 
-/// Word `column` of row `row`: 64-bit, as a universe may hold 2^32 words or more
-/// (512K x 512K cells are 2^33).
-__device__ __forceinline__ std::size_t word_at(unsigned row, unsigned words_per_row,
-                                               unsigned column) {
-  return static_cast<std::size_t>(row) * words_per_row + column;
+/// Row `row` of the column whose row-0 word `column` points at, rows `row_bytes` apart:
+/// 64-bit (a universe may hold 2^32 words or more: 512K x 512K cells are 2^33) in one
+/// IMAD.WIDE.U32, where a 32-bit word index took two instructions.
+template <class Word>
+__device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row_bytes) {
+  using Byte = std::conditional_t<std::is_const_v<Word>, const char, char>;
+  return reinterpret_cast<Word*>(reinterpret_cast<Byte*>(column) +
+                                 static_cast<std::size_t>(row) * row_bytes);
 }
 
 /// Horizontal three-cell sums of a row whose word this lane holds.
@@ -90,11 +94,12 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   const unsigned first_row =
       life::wrap(static_cast<long long>(life::first_output(tile, rows, height)) - steps, height);
 
+  const unsigned row_bytes = words_per_row * 4U;
   std::uint32_t x[R];
   unsigned row = first_row;
 #pragma unroll
   for (int i = 0; i < R; ++i) {
-    x[i] = __ldg(in + word_at(row, words_per_row, column));
+    x[i] = __ldg(at_row(in + column, row, row_bytes));
     row = row + 1 == height ? 0 : row + 1;
   }
 
@@ -118,7 +123,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   asm volatile("" : "+r"(row));
 #pragma unroll
   for (int i = 0; i < R; ++i) {
-    if (i >= steps && i < R - steps) out[word_at(row, words_per_row, column)] = x[i];
+    if (i >= steps && i < R - steps) *at_row(out + column, row, row_bytes) = x[i];
     row = row + 1 == height ? 0 : row + 1;
   }
 }
@@ -153,13 +158,14 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
   unsigned store_row = life::wrap(first, height);
   const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
+  const unsigned row_bytes = words_per_row * 4U;
 
   Level level[S] = {};
   // Rows loaded kAhead ahead of their use: more loads in flight per warp.
   std::uint32_t ahead[kAhead];
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) {
-    ahead[a] = __ldg(in + word_at(load_row, words_per_row, column));
+    ahead[a] = __ldg(at_row(in + column, load_row, row_bytes));
     load_row = next_row(load_row);
   }
   const unsigned total = rows + 2 * S;
@@ -170,7 +176,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
     for (int a = 0; a + 1 < kAhead; ++a) {
       ahead[a] = ahead[a + 1];
     }
-    ahead[kAhead - 1] = __ldg(in + word_at(load_row, words_per_row, column));
+    ahead[kAhead - 1] = __ldg(at_row(in + column, load_row, row_bytes));
     load_row = next_row(load_row);
 #pragma unroll
     for (int k = 0; k < S; ++k) {
@@ -182,7 +188,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
       v = next;
     }
     if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
-      if (writes) out[word_at(store_row, words_per_row, column)] = v;
+      if (writes) *at_row(out + column, store_row, row_bytes) = v;
       store_row = next_row(store_row);
     }
   }
@@ -258,8 +264,14 @@ inline std::vector<Axis> fastest_axes() {
   return fastest;
 }
 
-/// Why `config` cannot run on a torus `height` rows high, or nothing.
-inline std::optional<std::string> unsupported(const Config& config, std::int64_t height) {
+/// Why `config` cannot run on a torus of `height` rows of `words_per_row` 32-bit words,
+/// or nothing.
+inline std::optional<std::string> unsupported(const Config& config, std::int64_t words_per_row,
+                                              std::int64_t height) {
+  if (words_per_row >= (std::int64_t{1} << 30)) {
+    return "rows of at most 2^35 cells: the kernels step from row to row by a 32-bit count "
+           "of bytes";
+  }
   if (config.schedule == Schedule::registers) {
     if (config.rows > 192) {
       return "schedule=registers: rows_per_thread must be 64, 128 or 192 (rows held in "

@@ -1,6 +1,6 @@
 // Small RAII pieces of the CUDA runtime that every CUDA experiment needs: device and
-// pinned host buffers, a stream, an event timer, the reason CUDA cannot run here, and the
-// device description that goes into the results.
+// pinned host buffers, a stream, an event timer, the reason CUDA cannot run here or a
+// problem does not fit, and the device description that goes into the results.
 #pragma once
 
 #include "cuda/error.cuh"
@@ -191,6 +191,19 @@ template <class Kernel> std::optional<std::string> unavailable_reason(Kernel* ke
   return "this binary has no code for the device's compute capability " + std::to_string(major) +
          "." + std::to_string(minor) + " (rebuild with CMAKE_CUDA_ARCHITECTURES including " +
          std::to_string(major) + std::to_string(minor) + "): " + cudaGetErrorName(status);
+}
+
+/// Why `bytes` of device buffers (`what` they are, for the message) do not fit in the
+/// current device's free memory, or nothing; nothing too where the device cannot say
+/// (the allocation then reports it). For an experiment's `unsupported`.
+inline std::optional<std::string> beyond_free_memory(std::size_t bytes, const std::string& what) {
+  std::size_t free = 0;
+  std::size_t total = 0;
+  const cudaError_t status = cudaMemGetInfo(&free, &total);
+  (void)cudaGetLastError();
+  if (status != cudaSuccess || bytes <= free) return std::nullopt;
+  return what + " take " + std::to_string(bytes) + " bytes of device memory; " +
+         std::to_string(free) + " of " + std::to_string(total) + " are free";
 }
 
 /// The current device, for Simulator::device(): name, compute capability, SM count,
