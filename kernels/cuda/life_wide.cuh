@@ -117,13 +117,16 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   }
 
   if (lane == 0 || lane == kWarp - 1) return;
-  // Opaque to the compiler: otherwise it keeps every load's address live through
-  // the generations for the stores, a register per row.
+  // Opaque to the compiler: otherwise it keeps every load's address live through the
+  // generations for the stores, two registers per row, or rebuilds the column's pointer
+  // for each store (the stores then branch instead of being predicated).
   row = first_row;
-  asm volatile("" : "+r"(row));
+  std::uint32_t* column_out = out + column;
+  asm volatile("" : "+r"(row), "+l"(column_out));
+  __builtin_assume(__isGlobal(column_out)); // STG, not a generic store
 #pragma unroll
   for (int i = 0; i < R; ++i) {
-    if (i >= steps && i < R - steps) *at_row(out + column, row, row_bytes) = x[i];
+    if (i >= steps && i < R - steps) *at_row(column_out, row, row_bytes) = x[i];
     row = row + 1 == height ? 0 : row + 1;
   }
 }
