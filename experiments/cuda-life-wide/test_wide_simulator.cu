@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,26 @@ TEST(WideSimulator, SoupUploadedBandByBandIsTheSoup) {
   WideSimulator simulator(Problem{kConway, Shape{96, 40, 1}, Boundary::torus},
                           config_of(wide::Schedule::registers));
   EXPECT_THROW(simulator.upload_soup(SoupSpec{Shape{96, 41, 1}, 0.4, 11}), Error);
+}
+
+TEST(WideSimulator, RefusesWhatDoesNotFit) {
+  if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
+  const Params params({{"schedule", "wavefront"},
+                       {"rows_per_thread", "512"},
+                       {"steps_per_launch", "8"},
+                       {"shifts", "funnel"}});
+  const auto reason_for = [&](Shape shape) {
+    return unsupported(Problem{kConway, shape, Boundary::torus}, params);
+  };
+  EXPECT_FALSE(reason_for(Shape{1024, 1024, 1}));
+  // 2^40 cells: two grids of 128 GiB, more than any device has.
+  const auto too_large = reason_for(Shape{std::int64_t{1} << 20, std::int64_t{1} << 20, 1});
+  ASSERT_TRUE(too_large);
+  EXPECT_NE(too_large->find("bytes of device memory"), std::string::npos) << *too_large;
+  // A row of 2^35 cells: past the 32-bit byte stride between rows.
+  const auto too_wide = reason_for(Shape{std::int64_t{1} << 35, 1, 1});
+  ASSERT_TRUE(too_wide);
+  EXPECT_NE(too_wide->find("2^35"), std::string::npos) << *too_wide;
 }
 
 /// Rows first .. first + count - 1 of `soup` advanced by `generations` on its torus.
