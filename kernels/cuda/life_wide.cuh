@@ -272,8 +272,8 @@ inline std::vector<Axis> fastest_axes() {
 inline std::optional<std::string> unsupported(const Config& config, std::int64_t words_per_row,
                                               std::int64_t height) {
   if (words_per_row >= (std::int64_t{1} << 30)) {
-    return "rows of at most 2^35 cells: the kernels step from row to row by a 32-bit count "
-           "of bytes";
+    return "rows of fewer than 2^35 cells: the kernels step from row to row by a 32-bit "
+           "count of bytes";
   }
   if (config.schedule == Schedule::registers) {
     if (config.rows > 192) {
