@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 #include <span>
 #include <string>
@@ -32,10 +31,7 @@ wide::Config config_of(wide::Schedule schedule) {
 
 /// Whether a CUDA device this binary runs on has `bytes` of memory free.
 bool device_has(std::size_t bytes) {
-  if (wide::unavailable()) return false;
-  std::size_t free = 0;
-  std::size_t total = 0;
-  return cudaMemGetInfo(&free, &total) == cudaSuccess && free >= bytes;
+  return !wide::unavailable() && !cuda::beyond_free_memory(bytes, "the test's grids");
 }
 
 TEST(WideSimulator, SoupUploadedBandByBandIsTheSoup) {

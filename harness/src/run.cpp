@@ -71,8 +71,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
                 output.string() + ", which the run removes: rename it");
   }
   const UniverseHeader start = UniverseReader(input).header();
-  require_available(info);
-  require_supported(info, start.problem, params);
+  require_runnable(info, params, start.problem, output);
   if (request.generations > std::numeric_limits<std::uint64_t>::max() - start.generation) {
     throw Error("generation " + std::to_string(start.generation) + " + " +
                 std::to_string(request.generations) + " does not fit in 64 bits");
