@@ -2,8 +2,8 @@
 // torus, and the checks of its parameters; shared by the experiment and its GPU test.
 #pragma once
 
-#include "../cuda-lop3/packed_simulator.cuh"
 #include "cuda/life_wide.cuh"
+#include "cuda/packed_simulator.cuh"
 
 #include <cstdint>
 #include <optional>

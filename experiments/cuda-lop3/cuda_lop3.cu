@@ -2,7 +2,7 @@
 // next state of the word's cells from its eight neighbour words by the blog's
 // hand-written 11-LOP3 sequence or the SAT solver's 10-LOP3 one.
 #include "cuda/life_lop3.cuh"
-#include "packed_simulator.cuh"
+#include "cuda/packed_simulator.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>

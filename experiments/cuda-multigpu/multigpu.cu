@@ -5,8 +5,8 @@
 // with cuda-life-wide's kernel on its own, as a torus whose wrongly wrapped edges are
 // the halo's. The same scheme as cuda-outofcore's bands, with the GPUs' memories in
 // place of the file.
-#include "../cuda-lop3/packed_simulator.cuh"
 #include "cuda/life_wide.cuh"
+#include "cuda/packed_simulator.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/packed.hpp"
 

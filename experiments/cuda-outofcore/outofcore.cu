@@ -5,10 +5,10 @@
 // written to the next version of the file, which replaces the old one atomically once
 // the pass is whole. overlap=on pipelines the disk and the GPU (pipeline.hpp);
 // scheme=skewed cuts bands with no halo instead (bands.hpp). Both are ours.
-#include "../cuda-lop3/packed_simulator.cuh"
 #include "bands.hpp"
 #include "common/universe_file.hpp"
 #include "cuda/life_wide.cuh"
+#include "cuda/packed_simulator.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
