@@ -3,7 +3,7 @@
 // (the 32 cells it writes and 16 padding cells each side), steps_per_launch
 // generations per launch in registers, the rows just above and below its own
 // taken from the neighbouring lanes with __shfl_up_sync/__shfl_down_sync.
-#include "../cuda-lop3/packed_simulator.cuh"
+#include "cuda/packed_simulator.cuh"
 #include "window.cuh"
 
 #include <algorithm>
