@@ -3,10 +3,14 @@
 #include "discovery.hpp"
 #include "lifebench/error.hpp"
 #include "process.hpp"
+#include "sweep.hpp"
 #include "text.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 
 namespace lifebench::driver {
 namespace {
@@ -14,6 +18,46 @@ namespace {
 struct Row {
   std::string name, family, backend, availability;
 };
+
+/// Whether `name` is an original program run as an experiment: tied beside its
+/// reproduction on purpose, so sharing a cell with it is no copy.
+bool external(const std::string& name) {
+  return name.rfind("external-", 0) == 0;
+}
+
+/// One warning line per experiment whose own sweep ties a published cell that an
+/// earlier experiment's sweep ties too: the mark of a folder copied with its sweep.toml
+/// (README, "Adding an experiment"). A sweep file that does not read is left to bench.
+void warn_shared_ties(const Catalog& catalog) {
+  std::map<std::string, std::string> owner; // "table / row / column" -> first experiment
+  for (const auto& e : catalog.experiments) {
+    std::error_code error;
+    if (external(e.name) || !std::filesystem::exists(e.sweep_file(), error)) continue;
+    std::vector<SweepRun> runs;
+    try {
+      runs = read_sweep_file(e.sweep_file(), catalog, &e);
+    } catch (const Error&) {
+      continue;
+    }
+    std::set<std::string> others;
+    std::string example;
+    for (const auto& run : runs) {
+      for (const auto& tie : run.ties) {
+        const std::string cell = tie.table + " / " + tie.row + " / " + tie.column;
+        const auto [it, first] = owner.emplace(cell, e.name);
+        if (!first && it->second != e.name && others.insert(it->second).second && example.empty())
+          example = cell;
+      }
+    }
+    if (!others.empty()) {
+      std::cerr << "lifebench: warning: " << e.name << "'s sweep ties cells already tied by "
+                << join(std::vector<std::string>(others.begin(), others.end()), ", ", "") << " ("
+                << example
+                << "): a folder copied with its sweep.toml keeps the original's ties; delete "
+                   "them from the copy\n";
+    }
+  }
+}
 
 } // namespace
 
@@ -54,6 +98,7 @@ int list_command(const GlobalOptions& global) {
   print({"NAME", "FAMILY", "BACKEND", "AVAILABILITY"});
   for (const auto& row : rows)
     print(row);
+  warn_shared_ties(catalog);
   return 0;
 }
 

@@ -62,6 +62,22 @@ class List(lbtest.CliTestCase):
             self.assertOneErrorLine(proc, "'nope'", "(known: twice)")
             self.assertEqual(proc.stderr.count("ignored"), 1, proc.stderr)
 
+    def test_a_copy_that_keeps_another_experiments_ties_is_warned_about(self):
+        tie = ('[[run]]\nsweeps = ["cpu"]\nshape = "64x64"\ngenerations = 4\n'
+               'table = "t"\nrow = "r"\ncolumn = ["a", "b"]\n')
+        self.box.add_fake("cuda-one", sweep=tie)
+        self.box.add_fake("cuda-two", sweep=tie.replace('["a", "b"]', '"b"'))
+        self.box.add_fake("cuda-own", sweep=tie.replace('row = "r"', 'row = "s"'))
+        self.box.add_fake("external-original", sweep=tie)  # beside its reproduction on purpose
+        proc = self.box.run("list")
+        self.assertEqual(sorted(self.rows(proc)),
+                         ["cuda-one", "cuda-own", "cuda-two", "external-original"])
+        warnings = [line for line in proc.stderr.splitlines() if "warning" in line]
+        self.assertEqual(len(warnings), 1, proc.stderr)
+        self.assertIn("cuda-two's sweep ties cells already tied by cuda-one (t / r / b)",
+                      warnings[0])
+        self.assertIn("delete them from the copy", warnings[0])
+
     def test_nothing_found_is_an_error(self):
         self.assertOneErrorLine(self.box.run("list"), "no experiment executables")
 
