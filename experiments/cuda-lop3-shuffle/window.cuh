@@ -26,38 +26,52 @@ LIFEBENCH_HOST_DEVICE std::uint32_t middle(Window w) {
   return (w.left >> 16) | (w.right << 16);
 }
 
-/// A window row with its west and east neighbour words, computed once per row and
-/// generation and used by the rows above, at and below. Outside the window reads
-/// as dead: its outer cells go wrong, one more per generation, which the 16
-/// padding cells each side absorb.
-struct Shifted {
-  std::uint32_t left_west, left, left_east, right_west, right, right_east;
+/// One word of a window row with its west and east neighbour words and its three-cell
+/// sums, computed once per row and generation: the row's own step takes its west and
+/// east words, the steps of the rows above and below take its sums (the blog's kernel
+/// shares them so; 8 LOP3 a word and generation instead of sat10's 10). Outside the
+/// window reads as dead: its outer cells go wrong, one more per generation, which the
+/// 16 padding cells each side absorb.
+struct Word {
+  std::uint32_t west, self, east;
+  cuda::life::RowSum sum;
 };
 
-LIFEBENCH_HOST_DEVICE Shifted shifted(Window w) {
+LIFEBENCH_HOST_DEVICE Word word(std::uint32_t west, std::uint32_t self, std::uint32_t east) {
+  return {west, self, east, cuda::life::row_sum(west, self, east)};
+}
+
+struct Prepared {
+  Word left, right;
+};
+
+LIFEBENCH_HOST_DEVICE Prepared prepare(Window w) {
   // Plain shifts rather than funnel-shift intrinsics: the compiler then puts the
   // left shifts on the FMA pipe (IMAD.SHL), off the ALU pipe that the LOP3s fill.
-  return {
-      w.left << 1, w.left,      (w.left >> 1) | (w.right << 31), (w.right << 1) | (w.left >> 31),
-      w.right,     w.right >> 1};
+  return {word(w.left << 1, w.left, (w.left >> 1) | (w.right << 31)),
+          word((w.right << 1) | (w.left >> 31), w.right, w.right >> 1)};
 }
 
-/// One generation of a window row (sat10, as the blog's final kernel).
-LIFEBENCH_HOST_DEVICE Window step(const Shifted& up, const Shifted& mid, const Shifted& down) {
-  using cuda::life::step_sat10;
-  return {step_sat10({{up.left_west, up.left, up.left_east, mid.left_west, mid.left_east,
-                       down.left_west, down.left, down.left_east}},
-                     mid.left),
-          step_sat10({{up.right_west, up.right, up.right_east, mid.right_west, mid.right_east,
-                       down.right_west, down.right, down.right_east}},
-                     mid.right)};
+/// One generation of a window row from it and the rows above and below.
+LIFEBENCH_HOST_DEVICE Window step(const Prepared& up, const Prepared& mid, const Prepared& down) {
+  using cuda::life::step_sat10_rows;
+  return {step_sat10_rows(up.left.sum, mid.left.west, mid.left.east, down.left.sum, mid.left.self),
+          step_sat10_rows(up.right.sum, mid.right.west, mid.right.east, down.right.sum,
+                          mid.right.self)};
 }
 
-/// Rows a warp's tile writes: 32 * work_per_thread rows are simulated, `steps`
-/// at each end go wrong (the top lane's upper halo and the bottom lane's lower
-/// one are not its neighbours' rows).
-LIFEBENCH_HOST_DEVICE unsigned output_rows(unsigned work_per_thread, unsigned steps) {
-  return 32 * work_per_thread - 2 * steps;
+/// Rows of padding at each end of a warp's tile: one more row at each end goes wrong
+/// per generation (the top lane's upper halo and the bottom lane's lower one are not
+/// its neighbours' rows). Rounded up to whole 128-bit loads, so that every lane's rows
+/// start on one in a column of words.
+LIFEBENCH_HOST_DEVICE unsigned padding_rows(unsigned steps_per_launch) {
+  return (steps_per_launch + 3) / 4 * 4;
+}
+
+/// Rows a warp's tile writes: 32 * work_per_thread rows are simulated, `padding` at
+/// each end go wrong.
+LIFEBENCH_HOST_DEVICE unsigned output_rows(unsigned work_per_thread, unsigned padding) {
+  return 32 * work_per_thread - 2 * padding;
 }
 
 } // namespace lifebench::shuffle_window

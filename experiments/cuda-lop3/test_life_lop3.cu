@@ -1,6 +1,6 @@
 // kernels/cuda/life_lop3.cuh on the host (nvcc, no GPU needed): the blog's two LOP3
-// sequences and our row-sum rule on every 3x3 neighbourhood, the shifts in both
-// forms, and the tile helpers.
+// sequences (the SAT solver's also over shared row sums) and our row-sum rule on every
+// 3x3 neighbourhood, the shifts in both forms, and the tile helpers.
 #include "cuda/life_lop3.cuh"
 
 #include <cstdint>
@@ -35,6 +35,7 @@ TEST(LifeLop3, SequencesOnEveryNeighbourhood) {
     const RowSum mid = row_sum(plane(m, 3), plane(m, 4), plane(m, 5));
     const RowSum down = row_sum(plane(m, 6), plane(m, 7), plane(m, 8));
     EXPECT_EQ(step_row_sums(up, mid, down, plane(m, 4)), conway(m)) << m;
+    EXPECT_EQ(step_sat10_rows(up, plane(m, 3), plane(m, 5), down, plane(m, 4)), conway(m)) << m;
   }
 }
 

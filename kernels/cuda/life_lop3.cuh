@@ -89,14 +89,18 @@ LIFEBENCH_HOST_DEVICE std::uint32_t step_human11(const Neighbours& n, std::uint3
   return lop3<0x40>(parity, two_three, c0);                    // parity & two_three & ~c0
 }
 
-/// Seed 000's SAT-solver sequence, 10 LOP3: reduce(), then four instructions whose
-/// tables the blog gives without explanation.
-LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10(const Neighbours& n, std::uint32_t center) {
-  const Reduced r = reduce(n);
+/// The last four instructions of seed 000's SAT-solver sequence, whose tables the
+/// blog gives without explanation: the cell's next state from reduce()'s bits.
+LIFEBENCH_HOST_DEVICE std::uint32_t sat10_decide(const Reduced& r, std::uint32_t center) {
   const std::uint32_t magic0 = lop3<0x3E>(r.a9, r.aA, center);
   const std::uint32_t magic1 = lop3<0x5B>(magic0, center, r.b2);
   const std::uint32_t magic2 = lop3<0x91>(magic1, r.b1, r.b0);
   return lop3<0x58>(magic2, magic0, magic1);
+}
+
+/// Seed 000's SAT-solver sequence, 10 LOP3: reduce(), then sat10_decide().
+LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10(const Neighbours& n, std::uint32_t center) {
+  return sat10_decide(reduce(n), center);
 }
 
 /// The neighbour words of the 32 cells `mid` from the three rows' words and the
@@ -120,6 +124,23 @@ struct RowSum {
 LIFEBENCH_HOST_DEVICE RowSum row_sum(std::uint32_t west_word, std::uint32_t x,
                                      std::uint32_t east_word) {
   return {lop3<xor3>(west_word, x, east_word), lop3<majority>(west_word, x, east_word)};
+}
+
+/// The SAT-solver sequence as the blog's final kernel runs it, 8 LOP3 a word and row:
+/// reduce()'s first two full adders take the row above and the row below (any order
+/// of the eight neighbours gives the same cells), and those are the rows' three-cell
+/// sums, row_sum(), which a kernel stepping consecutive rows computes once per row
+/// and uses for the row below it and the row above it. `west_word` and `east_word` are
+/// the cells' own row's neighbours.
+LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10_rows(RowSum up, std::uint32_t west_word,
+                                                    std::uint32_t east_word, RowSum down,
+                                                    std::uint32_t center) {
+  return sat10_decide({.a9 = down.ones,
+                       .aA = lop3<xor3>(up.ones, west_word, east_word),
+                       .b0 = up.twos,
+                       .b1 = down.twos,
+                       .b2 = lop3<majority>(up.ones, west_word, east_word)},
+                      center);
 }
 
 /// Ours: the next state from the row sums of the rows above, at and below the
