@@ -6,6 +6,7 @@
 #include "process.hpp"
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <iostream>
 
 namespace lifebench::driver {
@@ -45,7 +46,7 @@ int main_with_errors(int argc, char** argv) {
       ->add_option("--time-limit", verify_options.time_limit_s,
                    "Seconds one experiment's verification may take")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds());
   add_experiments_option(verify);
 
   auto* bench = app.add_subcommand("bench", "Run sweeps and write a results folder");
@@ -64,7 +65,7 @@ int main_with_errors(int argc, char** argv) {
   bench
       ->add_option("--time-limit", bench_options.time_limit_s,
                    "Seconds one configuration may take (overrides the sweep's time_limit_s)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds());
   bench->add_flag("--dry-run", bench_options.dry_run,
                   "Check the sweeps and list the configurations; run and write nothing");
   add_experiments_option(bench);
@@ -92,6 +93,10 @@ int main_with_errors(int argc, char** argv) {
 } // namespace lifebench::driver
 
 int main(int argc, char** argv) {
+  // Past a file size limit (ulimit -f) a write then fails with EFBIG, which the writers
+  // report and clean up after, instead of the signal ending the process midway; the
+  // experiments it starts inherit this.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return lifebench::driver::main_with_errors(argc, argv);
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <toml++/toml.h>
@@ -123,7 +124,10 @@ public:
     } else {
       fail(std::string(key) + " must be a number of seconds, not " + type_name(*node), node);
     }
-    if (!(value > 0)) fail(std::string(key) + " must be positive", node);
+    if (!(value > 0) || !std::isfinite(value)) {
+      fail(std::string(key) + " must be a finite number above 0, not " + format_number(value, 6),
+           node);
+    }
     return value;
   }
 

@@ -11,7 +11,9 @@
 
 #include <CLI/CLI.hpp>
 #include <benchmark/benchmark.h>
+#include <csignal>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -62,7 +64,9 @@ int main_with_errors(int argc, char** argv) {
   run_cmd->add_option("--soup", run_request.soup, "Random soup WxH[xD],density,seed")
       ->excludes(input);
   run_cmd->add_option("--rule", run_request.rule, "Rule with bounded grid, e.g. B3/S23:T64,64");
-  run_cmd->add_option("--generations", run_request.generations, "Generations")->required();
+  run_cmd->add_option("--generations", run_request.generations, "Generations")
+      ->required()
+      ->check(whole_number(0, kMaxGenerations));
   run_cmd->add_option("--output", run_request.output, "Output file (.rle, .lbu, .dat)")->required();
   run_cmd->add_flag("--resume", run_request.resume,
                     "Universe files (.lbu) streamed by an out-of-core experiment: go on from the "
@@ -78,8 +82,11 @@ int main_with_errors(int argc, char** argv) {
       verify_cmd->add_option("--problem", verify_problem, "Rule with bounded grid");
   // Without --problem the conformance matrix runs, which has its own generations and seeds.
   verify_cmd->add_option("--generations", verify_generations_given, "Generations")
-      ->needs(problem_option);
-  verify_cmd->add_option("--seed", seed, "Soup seed")->needs(problem_option);
+      ->needs(problem_option)
+      ->check(whole_number(0, kMaxGenerations));
+  verify_cmd->add_option("--seed", seed, "Soup seed")
+      ->needs(problem_option)
+      ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()));
 
   auto* bench_cmd = app.add_subcommand("bench", "Verify, then time one configuration");
   std::string bench_problem;
@@ -89,11 +96,12 @@ int main_with_errors(int argc, char** argv) {
   bench_cmd->add_option("--problem", bench_problem, "Rule with bounded grid")->required();
   bench_cmd->add_option("--generations", bench_request.generations, "Generations per repetition")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, kMaxGenerations));
+  // At most a million, as a sweep file's repetitions and warmup.
   bench_cmd->add_option("--repetitions", bench_request.repetitions, "Timed repetitions")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, 1'000'000));
   bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, 1'000'000));
   bench_cmd
       ->add_option("--density", bench_request.density,
                    "Initial soup density in (0, 1] (default: the family's)")
@@ -135,6 +143,9 @@ int main_with_errors(int argc, char** argv) {
 } // namespace lifebench::harness
 
 int main(int argc, char** argv) {
+  // Past a file size limit (ulimit -f) a write then fails with EFBIG, which the writers
+  // report and clean up after, instead of the signal ending the process midway.
+  std::signal(SIGXFSZ, SIG_IGN);
   int benchmark_argc = 1;
   benchmark::Initialize(&benchmark_argc, argv);
   try {

@@ -50,6 +50,16 @@ bool is_leftover_beside(const std::filesystem::path& file, const std::filesystem
                              [&](const auto& owner) { return is_temporary_beside(file, owner); });
 }
 
+/// The generation `generations` after `start`; throws if it does not fit in 64 bits, before
+/// anything is simulated (a file's generation near 2^64 would wrap).
+std::uint64_t generation_after(std::uint64_t start, std::uint64_t generations) {
+  if (generations > std::numeric_limits<std::uint64_t>::max() - start) {
+    throw Error("generation " + std::to_string(start) + " + " + std::to_string(generations) +
+                " does not fit in 64 bits");
+  }
+  return start + generations;
+}
+
 /// Throws unless `info` can run `problem` here and `output`'s format can hold it: checked
 /// before anything large is made or simulated.
 void require_runnable(const ExperimentInfo& info, const Params& params, const Problem& problem,
@@ -66,17 +76,9 @@ void require_runnable(const ExperimentInfo& info, const Params& params, const Pr
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const std::filesystem::path input = *request.input;
   const std::filesystem::path output = request.output;
-  if (is_leftover_beside(input, output)) {
-    throw Error("--input " + input.string() + " is named as a killed run's leftover beside " +
-                output.string() + ", which the run removes: rename it");
-  }
   const UniverseHeader start = UniverseReader(input).header();
   require_runnable(info, params, start.problem, output);
-  if (request.generations > std::numeric_limits<std::uint64_t>::max() - start.generation) {
-    throw Error("generation " + std::to_string(start.generation) + " + " +
-                std::to_string(request.generations) + " does not fit in 64 bits");
-  }
-  const std::uint64_t target = start.generation + request.generations;
+  const std::uint64_t target = generation_after(start.generation, request.generations);
   std::error_code error;
   const bool in_place = std::filesystem::equivalent(input, output, error);
   if (request.resume && in_place) {
@@ -137,13 +139,27 @@ void run_soup_streamed(const ExperimentInfo& info, const Params& params,
   private:
     std::filesystem::path path_;
   } const removed(start);
-  write_soup_universe(start, problem, soup);
+  try {
+    write_soup_universe(start, problem, soup);
+  } catch (const Error& e) {
+    // The start is a hidden file beside the output: the message names the file asked for,
+    // which needs the same room (a full disk, a file size limit).
+    std::string message = e.what();
+    if (const auto at = message.find(start.string()); at != std::string::npos) {
+      message.replace(at, start.string().size(), output.string());
+    }
+    throw Error(message);
+  }
   info.advance_file(start, output, request.generations, params);
 }
 
 } // namespace
 
 void run(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
+  if (request.input && is_leftover_beside(*request.input, request.output)) {
+    throw Error("--input " + *request.input + " is named as a killed run's leftover beside " +
+                request.output + ", which the run removes: rename it");
+  }
   const bool streamed = info.advance_file && request.input && !request.rule &&
                         is_universe_file(*request.input) && is_universe_file(request.output);
   if (streamed) {
@@ -170,11 +186,13 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
     require_runnable(info, params, problem, request.output); // before the grid is made
     return State{problem, make_soup(soup), 0};
   }();
+  const std::uint64_t target = generation_after(state.generation, request.generations);
+  remove_leftovers_beside(request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
   simulator->advance(request.generations);
   state.grid = simulator->download();
-  state.generation += request.generations;
+  state.generation = target;
   write_state(request.output, state);
 }
 

@@ -44,29 +44,27 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
-/// Flushes `path` (a file or a folder) to the disk.
-void sync_to_disk(const std::filesystem::path& path) {
+/// Flushes `path` (a file or a folder) to the disk; errors name `shown`, the file the
+/// user asked for.
+void sync_to_disk(const std::filesystem::path& path, const std::filesystem::path& shown) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error("cannot open " + path.string() + ": " + os_reason());
+  if (fd < 0) throw Error("cannot sync " + shown.string() + " to disk: " + os_reason());
   const int synced = ::fsync(fd);
   const std::string reason = synced != 0 ? os_reason() : "";
   ::close(fd);
-  if (synced != 0) throw Error("cannot sync " + path.string() + " to disk: " + reason);
+  if (synced != 0) throw Error("cannot sync " + shown.string() + " to disk: " + reason);
 }
 
 /// Renames `temporary` (synced) over `path`: atomic within one folder.
 void rename_into_place(const std::filesystem::path& temporary, const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::rename(temporary, path, error);
-  if (error) {
-    throw Error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
-                error.message());
-  }
+  if (error) throw Error("cannot write " + path.string() + ": " + error.message());
 }
 
 /// Syncs the folder of `path` after a rename into it.
 void sync_folder_of(const std::filesystem::path& path) {
-  sync_to_disk(folder_of(path));
+  sync_to_disk(folder_of(path), path);
 }
 
 } // namespace
@@ -75,14 +73,14 @@ void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path temporary = temporary_beside(path);
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error("cannot create " + temporary.string() + ": " + os_reason());
+  if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
   try {
     write(out);
     out.flush();
-    if (!out) throw Error("cannot write " + temporary.string() + ": " + os_reason());
+    if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
     out.close();
-    if (out.fail()) throw Error("cannot write " + temporary.string() + ": " + os_reason());
-    sync_to_disk(temporary);
+    if (out.fail()) throw Error("cannot write " + path.string() + ": " + os_reason());
+    sync_to_disk(temporary, path);
     rename_into_place(temporary, path);
   } catch (...) {
     out.close();
@@ -96,15 +94,15 @@ void write_file_atomically(const std::filesystem::path& path,
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
     : path_(path), temporary_(temporary_beside(path)) {
   fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error("cannot create " + temporary_.string() + ": " + os_reason());
+  if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
   try {
     if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
-      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + temporary_.string() +
-                  ": " + std::generic_category().message(error));
+      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path_.string() + ": " +
+                  std::generic_category().message(error));
     }
     const auto length = static_cast<std::size_t>(size);
     void* map = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (map == MAP_FAILED) throw Error("cannot map " + temporary_.string() + ": " + os_reason());
+    if (map == MAP_FAILED) throw Error("cannot map " + path_.string() + ": " + os_reason());
     bytes_ = {static_cast<std::byte*>(map), length};
   } catch (...) {
     ::close(fd_);
@@ -131,7 +129,7 @@ void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length)
 void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
-  if (::fsync(fd_) != 0) throw Error("cannot sync " + temporary_.string() + ": " + os_reason());
+  if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
   rename_into_place(temporary_, path_);
   ::close(std::exchange(fd_, -1));
   sync_folder_of(path_);

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace lifebench {
 namespace {
@@ -186,13 +187,22 @@ void read_header(Reader& r, Pattern& pattern) {
   if (auto reason = invalid_shape_reason(shape)) {
     throw r.error_at(width_at, "pattern " + shape.to_string() + ": " + *reason);
   }
-  pattern.cells = Grid(shape);
+  pattern.size = shape;
+}
+
+/// Adds live cells [x, x + run) of row y, merged into the last run where they adjoin it.
+void add_live(std::vector<LiveRun>& alive, std::int64_t x, std::int64_t y, std::int64_t run) {
+  if (!alive.empty() && alive.back().y == y && alive.back().x + alive.back().length == x) {
+    alive.back().length += run;
+  } else {
+    alive.push_back(LiveRun{x, y, run});
+  }
 }
 
 /// The runs after the header, up to "!" or the end of the file.
-void read_body(Reader& r, Grid& cells) {
-  const std::int64_t width = cells.shape().width;
-  const std::int64_t height = cells.shape().height;
+void read_body(Reader& r, Pattern& pattern) {
+  const std::int64_t width = pattern.size.width;
+  const std::int64_t height = pattern.size.height;
   std::int64_t x = 0;
   std::int64_t y = 0;
   std::uint64_t count = 0; // 0: no count pending
@@ -232,10 +242,7 @@ void read_body(Reader& r, Grid& cells) {
         throw r.error("row " + std::to_string(y + 1) +
                       " has more than x = " + std::to_string(width) + " cells");
       }
-      if (c == 'o' || c == 'A') {
-        for (std::int64_t i = 0; i < run; ++i)
-          cells.set(x + i, y, 1);
-      }
+      if (c == 'o' || c == 'A') add_live(pattern.alive, x, y, run);
       x += run;
       break;
     case '$':
@@ -283,7 +290,7 @@ Pattern read_rle(std::istream& in, const std::string& source) {
     }
   }
   read_header(r, pattern);
-  read_body(r, pattern.cells);
+  read_body(r, pattern);
   return pattern;
 }
 

@@ -54,8 +54,8 @@ State read_rle_state(std::istream& in, const std::filesystem::path& path,
                 ":T64,64");
   }
   const Problem problem{spec->rule, *spec->shape, spec->boundary};
-  Grid grid = pattern.position ? place_in_grid(pattern.cells, problem.shape, *pattern.position)
-                               : place_in_grid(pattern.cells, problem.shape);
+  Grid grid = pattern.position ? place_in_grid(pattern, problem.shape, *pattern.position)
+                               : place_in_grid(pattern, problem.shape);
   return State{problem, std::move(grid), pattern.generation};
 }
 
@@ -138,6 +138,15 @@ void require_writable(const std::filesystem::path& path, const Problem& problem)
   }
   if (format == Format::cube && !cube) {
     throw Error(path.string() + ": a 2D state cannot be written in the 3D format: use .rle");
+  }
+  std::error_code error;
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  if (!std::filesystem::is_directory(folder, error)) {
+    throw Error("cannot write " + path.string() + ": its folder " + folder.string() +
+                " does not exist");
+  }
+  if (std::filesystem::is_directory(path, error)) {
+    throw Error("cannot write " + path.string() + ": it is a folder");
   }
 }
 

@@ -32,6 +32,23 @@ class ExperimentUsage(lbtest.CliTestCase):
                                                   "--generations", "0", "--json-out", "r.json"),
                               "--generations")
 
+    def test_numbers_are_whole_and_in_range(self):
+        # CLI11 alone reads "-1" into an unsigned as 2^64 - 1 and "" as 0.
+        bench = ("bench", "--problem", "B3/S23:T64,64", "--json-out", "r.json")
+        verify = ("verify", "--problem", "B3/S23:T64,64")
+        cases = [
+            (bench + ("--generations", "-1"), "--generations", "from 1 to 9223372036854775807"),
+            (bench + ("--generations", "1", "--repetitions", ""), "--repetitions",
+             "from 1 to 1000000"),
+            (bench + ("--generations", "1", "--warmup", "1000001"), "--warmup",
+             "from 0 to 1000000"),
+            (verify + ("--generations", "99999999999999999999"), "--generations",
+             "from 0 to 9223372036854775807"),
+            (verify + ("--seed", "-1"), "--seed", "from 0 to 18446744073709551615"),
+        ]
+        for args, option, range_text in cases:
+            self.assertUsageError(self.run_experiment(*args), option, range_text)
+
     def test_verify_generations_and_seed_need_a_problem(self):
         for option in ("--generations", "--seed"):
             self.assertUsageError(self.run_experiment("verify", option, "3"), option, "--problem")

@@ -161,13 +161,17 @@ class RunReal(lbtest.CliTestCase):
 
     def test_grid_larger_than_memory(self):
         # 10^12 cells pass the 2^40 bound of a problem but not this machine's memory,
-        # whether asked for as a soup or by a 60-byte RLE header.
+        # whether asked for as a soup or by an RLE's rule.
         self.assertOneErrorLine(self.run_trivial("--soup", "1000000x1000000,0.5,1",
                                                  "--generations", "1"),
                                 "1000000x1000000", "MiB of host memory")
-        huge = self.box.write("huge.rle", "x = 1000000, y = 1000000, rule = B3/S23:T64,64\no!\n")
+        huge = self.box.write("huge.rle", "x = 1, y = 1, rule = B3/S23:T1000000,1000000\no!\n")
         self.assertOneErrorLine(self.run_trivial("--input", huge, "--generations", "1"),
                                 "1000000x1000000", "MiB of host memory")
+        # A pattern that claims as many cells is refused as larger than its grid, first.
+        wide = self.box.write("wide.rle", "x = 1000000, y = 1000000, rule = B3/S23:T64,64\no!\n")
+        self.assertOneErrorLine(self.run_trivial("--input", wide, "--generations", "1"),
+                                "the 1000000x1000000 pattern is larger than the 64x64 grid")
         self.assertNoOutput()
 
     def test_wrong_family(self):

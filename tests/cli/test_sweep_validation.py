@@ -55,7 +55,9 @@ class SweepValidation(lbtest.CliTestCase):
     def test_wrong_types(self):
         self.refused(GOOD_RUN.replace("2", '"two"'), "generations must be an integer")
         self.refused(GOOD_RUN + "params = { mode = true }\n", "strings or integers")
-        self.refused(GOOD_RUN + "time_limit_s = -1\n", "time_limit_s must be positive")
+        for limit in ("-1", "0", "inf", "+inf", "nan"):
+            self.refused(GOOD_RUN + "time_limit_s = %s\n" % limit,
+                         "time_limit_s must be a finite number above 0, not " + limit.strip("+"))
         self.refused(GOOD_RUN + 'sweeps = "cpu"\n', "sweeps must be a list of strings")
 
     def test_missing_keys(self):

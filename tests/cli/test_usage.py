@@ -19,9 +19,12 @@ class Usage(lbtest.CliTestCase):
     def test_bench_needs_a_sweep(self):
         self.assertOneErrorLine(self.box.run("bench"), "--sweep", code=2)
 
-    def test_negative_time_limit(self):
-        self.assertOneErrorLine(self.box.run("bench", "--sweep", "cpu", "--time-limit", "-3"),
-                                "--time-limit", code=2)
+    def test_time_limit_not_a_finite_positive_number(self):
+        for command in (["bench", "--sweep", "cpu"], ["verify"]):
+            for limit in ("-3", "0", "inf", "nan", "", "5s", "1e400"):
+                self.assertOneErrorLine(self.box.run(*command, "--time-limit", limit),
+                                        "--time-limit", "finite number of seconds above 0",
+                                        code=2)
 
     def test_run_needs_impl(self):
         self.assertOneErrorLine(self.box.run("run", "--generations", "1"), "--impl", code=2)

@@ -14,6 +14,21 @@ namespace {
 
 using testing::grid_from_rows;
 
+/// A pattern drawn one string per row, 'o' alive and '.' dead.
+Pattern pattern_from_rows(const std::vector<std::string>& rows) {
+  Pattern pattern;
+  pattern.size = grid_from_rows(rows).shape();
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    for (std::size_t x = 0; x < rows[y].size(); ++x) {
+      if (rows[y][x] == 'o') {
+        pattern.alive.push_back(
+            LiveRun{static_cast<std::int64_t>(x), static_cast<std::int64_t>(y), 1});
+      }
+    }
+  }
+  return pattern;
+}
+
 Pattern read_text(const std::string& text) {
   std::istringstream in(text);
   return read_rle(in, "test.rle");
@@ -33,7 +48,7 @@ TEST(RleRead, GollyStyleFile) {
                               "#C The smallest, most common, and first discovered spaceship.\n"
                               "x = 3, y = 3, rule = B3/S23\n"
                               "bo$2bo$3o!\n");
-  EXPECT_EQ(p.cells, grid_from_rows({".o.", "..o", "ooo"}));
+  EXPECT_EQ(p.cells(), grid_from_rows({".o.", "..o", "ooo"}));
   ASSERT_TRUE(p.rule);
   EXPECT_EQ(p.rule->rule.to_string(), "B3/S23");
   EXPECT_FALSE(p.rule->shape);
@@ -60,13 +75,13 @@ TEST(RleRead, BodyForms) {
                               "#C a comment between rows\r\n"
                               "5o$\r\n"
                               "!ignored: xyz 3o\r\n");
-  EXPECT_EQ(p.cells, grid_from_rows({"o.o.o", ".....", ".....", ".....", "ooooo", "....."}));
+  EXPECT_EQ(p.cells(), grid_from_rows({"o.o.o", ".....", ".....", ".....", "ooooo", "....."}));
 }
 
 TEST(RleRead, MissingBangAtEndOfFileIsTolerated) {
-  EXPECT_EQ(read_text("x = 2, y = 2\no$bo").cells, grid_from_rows({"o.", ".o"}));
-  EXPECT_EQ(read_text("x = 2, y = 2\n").cells, grid_from_rows({"..", ".."}));
-  EXPECT_EQ(read_text("x = 2, y = 2").cells, grid_from_rows({"..", ".."}));
+  EXPECT_EQ(read_text("x = 2, y = 2\no$bo").cells(), grid_from_rows({"o.", ".o"}));
+  EXPECT_EQ(read_text("x = 2, y = 2\n").cells(), grid_from_rows({"..", ".."}));
+  EXPECT_EQ(read_text("x = 2, y = 2").cells(), grid_from_rows({"..", ".."}));
 }
 
 TEST(RleRead, ExtendedHeader) {
@@ -78,6 +93,27 @@ TEST(RleRead, ExtendedHeader) {
   EXPECT_EQ(gen_only.generation, 18446744073709551615ULL);
   EXPECT_FALSE(gen_only.position);
   EXPECT_EQ(*read_text("#CXRLE Other=1 Pos=2,3\nx = 1, y = 1\no!").position, (Position{2, 3}));
+}
+
+TEST(RleRead, LiveCellsAreRunsMergedWhereTheyAdjoin) {
+  const Pattern p = read_text("x = 6, y = 3\n2o3o$3bA.o2$!");
+  const std::vector<LiveRun> runs{{0, 0, 5}, {3, 1, 1}, {5, 1, 1}};
+  EXPECT_EQ(p.alive, runs);
+  EXPECT_EQ(p.size, (Shape{6, 3, 1}));
+}
+
+TEST(RleRead, AHeaderLargerThanTheFileTakesNoMemoryOfItsSize) {
+  // 2^40 cells claimed by a few bytes: one run, refused as larger than its grid
+  // before any grid is made.
+  const Pattern p = read_text("x = 1099511627776, y = 1, rule = B3/S23:P1,70\n1099511627776o!");
+  const std::vector<LiveRun> runs{{0, 0, std::int64_t{1} << 40}};
+  EXPECT_EQ(p.alive, runs);
+  try {
+    place_in_grid(p, p.rule->shape.value());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "the 1099511627776x1 pattern is larger than the 1x70 grid");
+  }
 }
 
 TEST(RleRead, ErrorsGiveLineAndColumn) {
@@ -159,7 +195,7 @@ TEST(RleWrite, LinesStayWithin70Characters) {
     ++count;
   }
   EXPECT_GE(count, 5);
-  EXPECT_EQ(read_text(text).cells, stripes);
+  EXPECT_EQ(read_text(text).cells(), stripes);
 }
 
 TEST(RleWrite, RefusesWhatItCannotHold) {
@@ -183,37 +219,37 @@ TEST(Rle, RoundTrips) {
     std::ostringstream out;
     write_rle(out, grid, problem, 1234);
     const Pattern back = read_text(out.str());
-    EXPECT_EQ(back.cells, grid) << problem_text;
+    EXPECT_EQ(back.cells(), grid) << problem_text;
     ASSERT_TRUE(back.rule);
     ASSERT_TRUE(back.rule->shape);
     EXPECT_EQ((Problem{back.rule->rule, *back.rule->shape, back.rule->boundary}), problem);
     EXPECT_EQ(back.generation, 1234U);
     ASSERT_TRUE(back.position);
-    EXPECT_EQ(place_in_grid(back.cells, problem.shape, *back.position), grid);
-    EXPECT_EQ(place_in_grid(back.cells, problem.shape), grid);
+    EXPECT_EQ(place_in_grid(back, problem.shape, *back.position), grid);
+    EXPECT_EQ(place_in_grid(back, problem.shape), grid);
   }
 }
 
 TEST(Placement, CentresAsGolly) {
   // Golly: grid top-left at (-(W/2), -(H/2)), pattern top-left at (-(x/2), -(y/2)).
-  const Grid dot = grid_from_rows({"o"});
-  const Grid glider = grid_from_rows({".o.", "..o", "ooo"});
+  const Pattern dot = pattern_from_rows({"o"});
+  const Pattern glider = pattern_from_rows({".o.", "..o", "ooo"});
   const Grid placed = place_in_grid(glider, Shape{8, 8, 1});
   EXPECT_EQ(placed.population(), 5);
   EXPECT_EQ(placed.at(4, 3), 1); // the glider's (1, 0) at (8/2 - 3/2 + 1, 8/2 - 3/2)
   EXPECT_EQ(placed.at(3, 5), 1);
   EXPECT_EQ(place_in_grid(dot, Shape{9, 7, 1}).at(4, 3), 1);
-  const Grid bar = grid_from_rows({"oooo", "o..."});
+  const Pattern bar = pattern_from_rows({"oooo", "o..."});
   const Grid in_odd = place_in_grid(bar, Shape{9, 7, 1});
   EXPECT_EQ(in_odd.at(2, 2), 1); // (9/2 - 4/2, 7/2 - 2/2)
   EXPECT_EQ(in_odd.at(5, 2), 1);
   EXPECT_EQ(in_odd.at(2, 3), 1);
   EXPECT_EQ(in_odd.population(), 5);
-  EXPECT_EQ(place_in_grid(glider, Shape{3, 3, 1}), glider);
+  EXPECT_EQ(place_in_grid(glider, Shape{3, 3, 1}), glider.cells());
 }
 
 TEST(Placement, AtAGollyPosition) {
-  const Grid dot = grid_from_rows({"o"});
+  const Pattern dot = pattern_from_rows({"o"});
   EXPECT_EQ(place_in_grid(dot, Shape{8, 8, 1}, Position{-4, -4}).at(0, 0), 1);
   EXPECT_EQ(place_in_grid(dot, Shape{8, 8, 1}, Position{3, 3}).at(7, 7), 1);
   EXPECT_EQ(place_in_grid(dot, Shape{9, 9, 1}, Position{0, 0}).at(4, 4), 1);
@@ -222,15 +258,20 @@ TEST(Placement, AtAGollyPosition) {
 }
 
 TEST(Placement, RefusesWhatDoesNotFit) {
-  const Grid glider = grid_from_rows({".o.", "..o", "ooo"});
+  const Pattern glider = pattern_from_rows({".o.", "..o", "ooo"});
   try {
     place_in_grid(glider, Shape{2, 8, 1});
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "the 3x3 pattern is larger than the 2x8 grid");
   }
-  EXPECT_THROW(place_in_grid(Grid(Shape{2, 2, 2}), Shape{8, 8, 8}), Error);
+  Pattern cube;
+  cube.size = Shape{2, 2, 2};
+  EXPECT_THROW(place_in_grid(cube, Shape{8, 8, 8}), Error);
   EXPECT_THROW(place_in_grid(glider, Shape{8, 8, 8}), Error);
+  Pattern outside = glider;
+  outside.alive.push_back(LiveRun{2, 2, 2});
+  EXPECT_THROW(place_in_grid(outside, Shape{8, 8, 1}), Error);
 }
 
 } // namespace

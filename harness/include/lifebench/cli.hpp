@@ -5,11 +5,54 @@
 #include "lifebench/exit_codes.hpp"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace lifebench {
+
+/// The most generations an option takes: a sweep file's integers are 64-bit signed too.
+inline constexpr std::uint64_t kMaxGenerations = std::numeric_limits<std::int64_t>::max();
+
+/// A check that an option is a whole number from `minimum` to `maximum`, in decimal digits
+/// only. CLI11's own conversion reads "-1" into an unsigned as 2^64 - 1, "0x10" as 16 and
+/// "" as 0, and saturates past the type's largest value.
+inline CLI::Validator whole_number(std::uint64_t minimum, std::uint64_t maximum) {
+  const std::string range = std::to_string(minimum) + " to " + std::to_string(maximum);
+  return {[=](const std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            const bool digits = !text.empty() && text.front() >= '0' && text.front() <= '9';
+            if (digits && error == std::errc{} && stop == end && value >= minimum &&
+                value <= maximum) {
+              return {};
+            }
+            return "expected a whole number from " + range + ", not \"" + text + "\"";
+          },
+          "INT from " + range};
+}
+
+/// A check that an option is a finite number of seconds above 0: CLI11 takes "nan" and
+/// reads a number followed by other text.
+inline CLI::Validator positive_seconds() {
+  return {[](const std::string& text) -> std::string {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (!text.empty() && error == std::errc{} && stop == end && std::isfinite(value) &&
+                value > 0) {
+              return {};
+            }
+            return "expected a finite number of seconds above 0, not \"" + text + "\"";
+          },
+          "SECONDS"};
+}
 
 /// Parses the command line; returns the exit status when there is nothing more to do:
 /// 0 after --help or --version, kExitUsage after a usage error (`help` says where to look).

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace lifebench {
 
@@ -21,12 +22,26 @@ struct Position {
   friend bool operator==(const Position&, const Position&) = default;
 };
 
-/// A pattern as it stands in a file: its cells (the header's x by y) and rule.
+/// `length` live cells of a pattern's row y, from column x on.
+struct LiveRun {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  std::int64_t length = 0;
+  friend bool operator==(const LiveRun&, const LiveRun&) = default;
+};
+
+/// A pattern as it stands in a file: its size (the header's x by y), live cells and rule.
+/// The cells are kept as runs, so that a pattern takes memory in proportion to its file
+/// whatever size its header claims: a grid is made only once the pattern fits into it.
 struct Pattern {
-  Grid cells;
+  Shape size;                       ///< the header's x by y
+  std::vector<LiveRun> alive;       ///< none overlapping; read_rle gives them in file order
   std::optional<RuleSpec> rule;     ///< absent when the header names none
   std::uint64_t generation = 0;     ///< from a "#CXRLE ... Gen=N" line when present
   std::optional<Position> position; ///< top-left cell, from "#CXRLE Pos=x,y" when present
+
+  /// The cells as a grid of the pattern's own size.
+  [[nodiscard]] Grid cells() const;
 };
 
 /// Reads an RLE; throws ParseError with `source`, line and column on malformed text.
@@ -39,11 +54,13 @@ void write_rle(std::ostream& out, const Grid& grid, const Problem& problem,
 
 /// Places a pattern into a bounded grid as Golly does: the grid and the pattern
 /// are both centred on the origin, so the pattern's top-left cell lands at
-/// (W/2 - x/2, H/2 - y/2). Throws Error if the pattern does not fit.
-Grid place_in_grid(const Grid& pattern, Shape grid_shape);
+/// (W/2 - x/2, H/2 - y/2). Throws Error, before the grid is made, if the pattern
+/// does not fit.
+Grid place_in_grid(const Pattern& pattern, Shape grid_shape);
 
 /// Places a pattern whose top-left cell is at Golly's `top_left`, as Golly does
-/// when a file gives "#CXRLE Pos=x,y". Throws Error if the pattern does not fit.
-Grid place_in_grid(const Grid& pattern, Shape grid_shape, Position top_left);
+/// when a file gives "#CXRLE Pos=x,y". Throws Error, before the grid is made, if the
+/// pattern does not fit.
+Grid place_in_grid(const Pattern& pattern, Shape grid_shape, Position top_left);
 
 } // namespace lifebench

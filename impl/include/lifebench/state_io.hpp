@@ -32,8 +32,8 @@ struct State {
 State read_state(const std::filesystem::path& path,
                  const std::optional<std::string>& rule_override);
 
-/// Throws unless the format `path`'s extension names can hold `problem`'s states, so that
-/// a caller can refuse before it simulates.
+/// Throws unless the format `path`'s extension names can hold `problem`'s states and `path`
+/// names a file in a folder that exists, so that a caller can refuse before it simulates.
 void require_writable(const std::filesystem::path& path, const Problem& problem);
 
 /// Writes a state in the format its extension names, atomically.

@@ -1,0 +1,137 @@
+"""Inputs made to hang, wrap or leak: each ends in one `lifebench: error:` line and a
+non-zero exit, within a second of CPU time, under a 512 MiB address-space limit, with
+nothing left in the output folder."""
+import os
+import resource
+import signal
+import subprocess
+
+import lbtest
+
+MEMORY_LIMIT = 512 << 20
+CPU_SECONDS = 1.0
+
+
+class HostileInput(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        binary = lbtest.real_experiment("cpu-trivial")
+        if binary is None:
+            self.skipTest("cpu-trivial is not built")
+        self.folder = os.path.dirname(binary)
+        self.out = self.box.path("out")
+        os.makedirs(self.out)
+
+    def run_limited(self, *args, file_size=None, impl="cpu-trivial"):
+        """`lifebench run --impl IMPL ARGS` under the memory limit (and a file size limit,
+        with the signal's default action, which ends the process); returns the process
+        and the CPU seconds it took."""
+        def limits():
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+            if file_size is not None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        proc = subprocess.run(
+            [self.box.lifebench, "run", "--impl", impl, "--experiments", self.folder, *args],
+            cwd=self.box.work, capture_output=True, text=True, timeout=60, preexec_fn=limits)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return proc, seconds
+
+    def assertRefused(self, args, *fragments, **kwargs):
+        proc, seconds = self.run_limited(*args, **kwargs)
+        line = self.assertOneErrorLine(proc, *fragments)
+        self.assertLess(seconds, CPU_SECONDS, line)
+        self.assertEqual(os.listdir(self.out), [], line)
+        return line
+
+    def output(self, name):
+        return os.path.join(self.out, name)
+
+    def test_generations_parsed_strictly(self):
+        # Each used to be read as 2^64 - 1 (a run that never ends) or as 0.
+        for text in ("-1", "99999999999999999999", "18446744073709551615", "", "+3", "0x10",
+                     " 3", "3 ", "1e3"):
+            self.assertRefused(("--soup", "16x16,0.5,1", "--generations", text, "--output",
+                                self.output("o.rle")),
+                               "--generations", "expected a whole number from 0 to "
+                               "9223372036854775807, not \"%s\"" % text)
+
+    def test_a_generation_near_2_to_the_64_does_not_wrap(self):
+        pattern = self.box.write("late.rle", "#CXRLE Gen=18446744073709551615\n"
+                                             "x = 1, y = 1, rule = B3/S23:T64,64\no!\n")
+        universe = self.box.path("late.lbu")
+        proc = self.box.run("run", "--impl", "cpu-trivial", "--experiments", self.folder,
+                            "--input", pattern, "--generations", "0", "--output", universe)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for source in (pattern, universe):
+            for output in ("o.rle", "o.lbu"):
+                self.assertRefused(("--input", source, "--generations", "3", "--output",
+                                    self.output(output)),
+                                   "generation 18446744073709551615 + 3 does not fit in 64 bits")
+        # The same through an experiment that streams universe files.
+        if lbtest.real_experiment("cpu-outofcore"):
+            self.assertRefused(("--input", universe, "--generations", "3", "--output",
+                                self.output("o.lbu")),
+                               "generation 18446744073709551615 + 3 does not fit in 64 bits",
+                               impl="cpu-outofcore")
+
+    def test_a_header_larger_than_its_grid_is_refused_before_allocation(self):
+        # 43 bytes that claimed 2 GiB before the pattern was checked against its 1x70 grid.
+        header = self.box.write("wide.rle", "x = 2147483648, y = 1, rule = B3/S23:P1,70\n")
+        self.assertEqual(os.path.getsize(header), 43)
+        self.assertRefused(("--input", header, "--generations", "1", "--output",
+                            self.output("o.rle")),
+                           "the 2147483648x1 pattern is larger than the 1x70 grid")
+        # The grid given by --rule instead, and a body that fills the claimed row.
+        filled = self.box.write("filled.rle", "x = 2147483648, y = 1\n2147483648o!\n")
+        self.assertRefused(("--input", filled, "--rule", "B3/S23:P1,70", "--generations", "1",
+                            "--output", self.output("o.rle")),
+                           "the 2147483648x1 pattern is larger than the 1x70 grid")
+
+    def test_a_file_size_limit_fails_the_write_and_leaves_nothing(self):
+        # The signal used to end the run with no message and a temporary left behind.
+        for output in ("o.rle", "o.lbu"):
+            self.assertRefused(("--soup", "64x64,0.5,1", "--generations", "1", "--output",
+                                self.output(output)),
+                               "File too large", self.output(output), file_size=100)
+        # And a killed run's temporary is removed by the next run that writes the output.
+        with open(self.output(".o.rle.tmp-0123456789abcdef"), "w") as f:
+            f.write("half a pattern")
+        proc, _ = self.run_limited("--soup", "64x64,0.5,1", "--generations", "1", "--output",
+                                   self.output("o.rle"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(os.listdir(self.out), ["o.rle"])
+
+    def test_errors_name_the_users_paths(self):
+        glider = os.path.join(lbtest.DATASETS_DIR, "glider.rle")
+        missing = os.path.join(self.out, "nodir", "x.rle")
+        line = self.assertRefused(("--input", glider, "--generations", "0", "--output", missing),
+                                  "cannot write " + missing, "does not exist")
+        self.assertNotIn(".tmp-", line)
+        folder = self.output("d.rle")
+        os.mkdir(folder)
+        proc, _ = self.run_limited("--input", glider, "--generations", "0", "--output", folder)
+        line = self.assertOneErrorLine(proc, "cannot write " + folder, "is a folder")
+        self.assertNotIn(".tmp-", line)
+        self.assertEqual(os.listdir(self.out), ["d.rle"])
+        self.assertEqual(os.listdir(folder), [])
+
+    def test_time_limits_are_finite(self):
+        self.box.add_fake("fake")
+        for limit in ("inf", "nan"):
+            sweep = self.box.write("sweep.toml", '[[run]]\nexperiment = "fake"\nshape = "8x8"\n'
+                                                 'generations = 1\ntime_limit_s = %s\n' % limit)
+            proc = self.box.run("bench", "--sweep", sweep, "--out", self.out)
+            self.assertOneErrorLine(proc, "time_limit_s must be a finite number above 0")
+            proc = self.box.run("bench", "--sweep", "cpu", "--time-limit", limit, "--out",
+                                self.out)
+            self.assertOneErrorLine(proc, "--time-limit", "finite number of seconds above 0")
+            self.assertEqual(os.listdir(self.out), [])
+            self.assertEqual(self.box.bench_calls("fake"), [])
+
+
+if __name__ == "__main__":
+    lbtest.main()
