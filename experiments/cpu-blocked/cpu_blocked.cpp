@@ -7,18 +7,10 @@
 // bottom; a halo word goes wrong from its outer edge one cell per generation, so one
 // word covers up to 63 generations), and the last generation is written straight
 // into the other whole-grid buffer. Memory traffic falls by `steps`; the logic then
-// bounds the speed.
-//
-// Cell logic, bit per cell in 64-bit words, a Highway vector of words at a time,
-// going down a column of vectors so that each row's horizontal sum is computed once
-// and used by the three rows it touches:
-//   horizontal: west and east aligned by funnel shifts of the word and its neighbour
-//   word (unaligned loads at -1 and +1 word), then the three-cell sum (lo, hi) by a
-//   3-input XOR and a majority;
-//   vertical: the nine-cell sum (including the cell) from three (lo, hi) pairs;
-//   next = (sum == 3) | (alive & sum == 4), which is B3/S23.
-// On AVX-512 every 3-input function is one VPTERNLOGQ and a funnel shift one VPSHLDQ
-// (AVX3_DL): 12 instructions per vector per generation.
+// bounds the speed. The tile passes and their Highway cell logic (12 instructions per
+// vector and generation on AVX3_DL) are kernels/cpu/blocked_tiles.cpp, which cpu-mpi's
+// ranks run too.
+#include "cpu/blocked_tiles.hpp"
 #include "cpu/packed_grids.hpp"
 #include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"
@@ -26,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,346 +25,32 @@
 #include <utility>
 #include <vector>
 
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "cpu_blocked.cpp"
-#define HWY_WANT_AVX3_DL // Ice Lake and later Xeons: VPSHLDQ; dispatch decides
-#include <hwy/aligned_allocator.h>
-#include <hwy/cache_control.h>
-#include <hwy/foreach_target.h> // IWYU pragma: keep
-#include <hwy/highway.h>
-
-#ifndef LIFEBENCH_CPU_BLOCKED_JOB
-#define LIFEBENCH_CPU_BLOCKED_JOB
 namespace lifebench::cpu_blocked {
-/// Words before the first and after the last word of a tile row in a tile buffer:
-/// the widest vector the kernel uses (512 bits), so that the centre is aligned.
-inline constexpr std::int64_t kPad = 8;
-
-/// A tile's place in the grid: words [x0, x0 + words) of rows [y0, y0 + rows).
-struct Tile {
-  std::int64_t x0;
-  std::int64_t y0;
-  std::int64_t words;
-  std::int64_t rows;
-};
-
-/// One tile's pass: `steps` generations of `tile` from src into dst.
-struct TileJob {
-  const std::uint64_t* src; ///< whole grid, rows of `words` words
-  std::uint64_t* dst;       ///< whole grid, `steps` generations later
-  std::uint64_t* buffer[2]; ///< the worker's tile buffers, rows of `stride` words
-  std::int64_t stride;
-  std::int64_t words; ///< per grid row
-  std::int64_t height;
-  bool torus;
-  std::int64_t steps;
-  Tile tile;
-  Tile next; ///< the worker's next tile (rows = 0: none), prefetched during this one
-};
-} // namespace lifebench::cpu_blocked
-#endif
-
-HWY_BEFORE_NAMESPACE();
-namespace lifebench::cpu_blocked::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-
-#undef LIFEBENCH_TERNLOG // this file is compiled once per target
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-#define LIFEBENCH_TERNLOG 1
-/// One VPTERNLOGQ: bit i of kTable is the result for (a, b, c) = (i>>2 & 1, i>>1 & 1, i & 1).
-template <int kTable, class V> HWY_INLINE V Ternary(V a, V b, V c) {
-  if constexpr (sizeof(a.raw) == 64) {
-    return V{_mm512_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
-  } else if constexpr (sizeof(a.raw) == 32) {
-    return V{_mm256_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
-  } else {
-    return V{_mm_ternarylogic_epi64(a.raw, b.raw, c.raw, kTable)};
-  }
-}
-#else
-#define LIFEBENCH_TERNLOG 0
-#endif
-
-/// At least two of a, b, c: the carry of a full adder.
-template <class V> HWY_INLINE V Majority(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0xE8>(a, b, c);
-#else
-  return hn::OrAnd(hn::And(a, b), c, hn::Or(a, b));
-#endif
-}
-
-/// ~c & (a ^ b).
-template <class V> HWY_INLINE V XorAndNot(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0x14>(a, b, c);
-#else
-  return hn::AndNot(c, hn::Xor(a, b));
-#endif
-}
-
-/// c ? ~a & ~b : a & b, i.e. (a ^ c) & (b ^ c).
-template <class V> HWY_INLINE V BothOrNeither(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0x42>(a, b, c);
-#else
-  return hn::And(hn::Xor(a, c), hn::Xor(b, c));
-#endif
-}
-
-/// a ? b : c, bit by bit.
-template <class V> HWY_INLINE V Select(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0xCA>(a, b, c);
-#else
-  return hn::Or(hn::And(a, b), hn::AndNot(a, c));
-#endif
-}
-
-/// Cells' west neighbours: the word shifted one cell towards higher bits, the bit
-/// that enters from the previous word (LSB = leftmost cell).
-template <class V> HWY_INLINE V FromWest(V centre, V previous) {
-#if HWY_TARGET == HWY_AVX3_DL
-  if constexpr (sizeof(centre.raw) == 64) {
-    return V{_mm512_shldi_epi64(centre.raw, previous.raw, 1)};
-  } else if constexpr (sizeof(centre.raw) == 32) {
-    return V{_mm256_shldi_epi64(centre.raw, previous.raw, 1)};
-  } else {
-    return V{_mm_shldi_epi64(centre.raw, previous.raw, 1)};
-  }
-#else
-  return hn::Or(hn::ShiftLeft<1>(centre), hn::ShiftRight<63>(previous));
-#endif
-}
-
-/// Cells' east neighbours: the word shifted one cell towards lower bits, the bit that
-/// enters from the next word.
-template <class V> HWY_INLINE V FromEast(V centre, V next) {
-#if HWY_TARGET == HWY_AVX3_DL
-  if constexpr (sizeof(centre.raw) == 64) {
-    return V{_mm512_shrdi_epi64(centre.raw, next.raw, 1)};
-  } else if constexpr (sizeof(centre.raw) == 32) {
-    return V{_mm256_shrdi_epi64(centre.raw, next.raw, 1)};
-  } else {
-    return V{_mm_shrdi_epi64(centre.raw, next.raw, 1)};
-  }
-#else
-  return hn::Or(hn::ShiftRight<1>(centre), hn::ShiftLeft<63>(next));
-#endif
-}
-
-/// Two-bit sum lo + 2 * hi of a cell and its west and east neighbours.
-template <class V> struct RowSum { V lo, hi; };
-
-template <class D>
-HWY_INLINE RowSum<hn::Vec<D>> Horizontal(D d, const std::uint64_t* at, hn::Vec<D> centre) {
-  using V = hn::Vec<D>;
-  const V west = FromWest(centre, hn::LoadU(d, at - 1));
-  const V east = FromEast(centre, hn::LoadU(d, at + 1));
-  return {hn::Xor3(west, centre, east), Majority(west, centre, east)};
-}
-
-/// B3/S23 from the row sums above, here and below (each including its centre
-/// column), i.e. from the nine-cell sum s = lo + 2 * (t0 + 2 * t1 + carry):
-/// s == 3 is lo & count2 == 1, s == 4 is ~lo & count2 == 2.
-template <class V>
-HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowSum<V>& below,
-                       V alive) {
-  const V lo = hn::Xor3(above.lo, here.lo, below.lo);
-  const V carry = Majority(above.lo, here.lo, below.lo);
-  const V t0 = hn::Xor3(above.hi, here.hi, below.hi);
-  const V t1 = Majority(above.hi, here.hi, below.hi);
-  const V count2_is_1 = XorAndNot(t0, carry, t1);
-  const V count2_is_2 = BothOrNeither(t0, carry, t1);
-  return Select(lo, count2_is_1, hn::And(alive, count2_is_2));
-}
-
-/// Rows [r0, r1) one generation on from `src`, words [p0, p0 + n) of each row: src
-/// row r word p is at src + r * src_stride + p; its next state goes to dst + (r - r0)
-/// * dst_stride + (p - p0). Reads rows r0 - 1 .. r1 and words p0 - 1 .. p0 + n.
-/// Walks down one column of vectors at a time so that each row sum serves three rows.
-/// kStream: non-temporal stores (aligned dst), for the grid, which is not read again
-/// in this pass: no read for ownership.
-template <bool kStream, class D>
-void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
-             std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
-             std::int64_t n) {
-  using V = hn::Vec<D>;
-  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
-  for (std::int64_t k = 0; k + lanes <= n; k += lanes) {
-    const std::uint64_t* at = src + (r0 - 1) * src_stride + p0 + k;
-    RowSum<V> above = Horizontal(d, at, hn::LoadU(d, at));
-    at += src_stride;
-    V alive = hn::LoadU(d, at);
-    RowSum<V> here = Horizontal(d, at, alive);
-    std::uint64_t* out = dst + k;
-    for (std::int64_t r = r0; r < r1; ++r) {
-      at += src_stride;
-      const V below_alive = hn::LoadU(d, at);
-      const RowSum<V> below = Horizontal(d, at, below_alive);
-      const V next = NextState(above, here, below, alive);
-      if constexpr (kStream) {
-        hn::Stream(next, d, out);
-      } else {
-        hn::StoreU(next, d, out);
-      }
-      out += dst_stride;
-      above = here;
-      here = below;
-      alive = below_alive;
-    }
-  }
-}
-
-/// Columns() over words [p0, p0 + n) with vectors of kLanes words at most, the rest
-/// with narrower ones.
-template <std::size_t kLanes = kPad, bool kStream = false>
-void Generation(const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
-                std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
-                std::int64_t n) {
-  const hn::CappedTag<std::uint64_t, kLanes> d;
-  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
-  const std::int64_t vector_words = n / lanes * lanes;
-  Columns<kStream && kLanes >= 2>(d, src, src_stride, dst, dst_stride, r0, r1, p0, vector_words);
-  if constexpr (kLanes > 1) {
-    if (vector_words < n) {
-      Generation<kLanes / 2, kStream>(src, src_stride, dst + vector_words, dst_stride, r0, r1,
-                                      p0 + vector_words, n - vector_words);
-    }
-  }
-}
-
-/// Asks for rows [r0, r1) of the next tile's copy (halo included) to be brought into
-/// L2 while this tile computes, so that its copy-in does not wait for memory.
-void PrefetchNext(const TileJob& job, std::int64_t r0, std::int64_t r1) {
-  const Tile& next = job.next;
-  const std::int64_t first = std::max<std::int64_t>(next.x0 - 1, 0);
-  const std::int64_t last = std::min(next.x0 + next.words + 1, job.words);
-  for (std::int64_t r = r0; r < r1; ++r) {
-    std::int64_t y = next.y0 - job.steps + r;
-    if (!job.torus && (y < 0 || y >= job.height)) continue;
-    y = (y % job.height + job.height) % job.height;
-    const std::uint64_t* row = job.src + y * job.words;
-    for (std::int64_t x = first; x < last; x += kPad)
-      __builtin_prefetch(row + x, 0, 2);
-  }
-}
-
-/// Tile buffer row r holds grid row y0 - steps + r; word kPad + i holds grid word
-/// x0 + i for i in [-1, tile_words]. Rows and words outside a dead boundary are zero
-/// in both buffers and never computed.
-void PassTile(const TileJob& job) {
-  const std::int64_t rows = job.tile.rows + 2 * job.steps;
-  const std::int64_t width = job.tile.words;
-  const std::int64_t stride = job.stride;
-  const bool dead_left = !job.torus && job.tile.x0 == 0;
-  const bool dead_right = !job.torus && job.tile.x0 + width == job.words;
-  std::uint64_t* from = job.buffer[0];
-  std::uint64_t* to = job.buffer[1];
-
-  std::int64_t live_begin = 0; // tile rows inside the grid
-  std::int64_t live_end = rows;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    std::int64_t y = job.tile.y0 - job.steps + r;
-    std::uint64_t* row = from + r * stride + kPad;
-    if (!job.torus && (y < 0 || y >= job.height)) {
-      if (y < 0) {
-        live_begin = r + 1;
-      } else {
-        live_end = std::min(live_end, r);
-      }
-      std::fill(row - 1, row + width + 1, std::uint64_t{0});
-      std::fill(to + r * stride + kPad - 1, to + r * stride + kPad + width + 1, std::uint64_t{0});
-      continue;
-    }
-    y = (y % job.height + job.height) % job.height;
-    const std::uint64_t* grid_row = job.src + y * job.words;
-    std::copy_n(grid_row + job.tile.x0, width, row);
-    row[-1] = dead_left ? 0 : grid_row[(job.tile.x0 - 1 + job.words) % job.words];
-    row[width] = dead_right ? 0 : grid_row[(job.tile.x0 + width) % job.words];
-    if (dead_left) to[r * stride + kPad - 1] = 0;
-    if (dead_right) to[r * stride + kPad + width] = 0;
-  }
-
-  // The next tile's rows, in equal parts before each generation.
-  const std::int64_t next_rows = job.next.rows == 0 ? 0 : job.next.rows + 2 * job.steps;
-  const auto prefetch = [&](std::int64_t g) {
-    PrefetchNext(job, (g - 1) * next_rows / job.steps, g * next_rows / job.steps);
-  };
-  for (std::int64_t g = 1; g < job.steps; ++g) {
-    prefetch(g);
-    const std::int64_t r0 = std::max(g, live_begin);
-    const std::int64_t r1 = std::min(rows - g, live_end);
-    std::uint64_t* out = to + r0 * stride;
-    Generation(from, stride, out + kPad, stride, r0, r1, kPad, width);
-    if (!dead_left) Generation(from, stride, out + kPad - 1, stride, r0, r1, kPad - 1, 1);
-    if (!dead_right) Generation(from, stride, out + kPad + width, stride, r0, r1, kPad + width, 1);
-    std::swap(from, to);
-  }
-  // The last generation: the tile's own rows, straight into the grid.
-  prefetch(job.steps);
-  std::uint64_t* out = job.dst + job.tile.y0 * job.words + job.tile.x0;
-  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; };
-  if (aligned(out) && aligned(out + job.words)) {
-    Generation<kPad, true>(from, stride, out, job.words, job.steps, job.steps + job.tile.rows, kPad,
-                           width);
-    hwy::FlushStream(); // the streamed rows are visible before the pass's barrier
-  } else {
-    Generation(from, stride, out, job.words, job.steps, job.steps + job.tile.rows, kPad, width);
-  }
-}
-
-const char* TargetName() {
-  return hwy::TargetName(HWY_TARGET);
-}
-
-} // namespace lifebench::cpu_blocked::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
-
-#if HWY_ONCE
-namespace lifebench::cpu_blocked {
-HWY_EXPORT(PassTile);
-HWY_EXPORT(TargetName);
-
 namespace {
-
-struct Tiling {
-  std::int64_t steps;
-  std::int64_t tile_words; ///< at most the row's words
-  std::int64_t tile_rows;  ///< at most the grid's rows
-};
 
 class BlockedSimulator final : public Simulator {
 public:
   BlockedSimulator(const Problem& problem, int threads, Tiling tiling)
-      : problem_(problem), grids_(problem.shape), tiling_(tiling),
-        stride_(buffer_stride(tiling.tile_words)),
-        tiles_across_((grids_.row_words() + tiling.tile_words - 1) / tiling.tile_words),
-        tiles_((problem.shape.height + tiling.tile_rows - 1) / tiling.tile_rows * tiles_across_),
-        pool_(threads) {
-    // Two tile buffers per worker, zeroed so that the pads hold no garbage.
-    for (int buffer = 0; buffer < 2 * threads; ++buffer) {
-      buffers_.push_back(simd::allocate_words(stride_ * (tiling.tile_rows + 2 * tiling.steps)));
-    }
-  }
+      : problem_(problem), grids_(problem.shape), tiling_(tiling), passes_(threads, tiling) {}
 
   void upload(const Grid& grid) override { grids_.upload(grid); }
   Grid download() override { return grids_.download(); }
 
   void advance(std::uint64_t generations) override {
+    const std::int64_t height = problem_.shape.height;
     while (generations > 0) {
       const auto steps =
           static_cast<std::int64_t>(std::min<std::uint64_t>(generations, tiling_.steps));
-      queue_.reset(tiles_);
-      pool_.run([this, steps](int worker) { pass(worker, steps); });
+      passes_.pass({grids_.cells(), grids_.next(), grids_.row_words(), height,
+                    problem_.boundary == Boundary::torus},
+                   steps, 0, height);
       grids_.swap();
       generations -= static_cast<std::uint64_t>(steps);
     }
   }
 
   [[nodiscard]] std::map<std::string, std::string> device() const override {
-    return {{"hwy_target", HWY_DYNAMIC_DISPATCH(TargetName)()},
-            {"threads", std::to_string(pool_.size())}};
+    return {{"hwy_target", target_name()}, {"threads", std::to_string(passes_.threads())}};
   }
 
   /// One read and one write of the grid per pass of `steps` generations.
@@ -382,69 +59,15 @@ public:
   }
 
 private:
-  /// A worker's part of one pass: tiles from the shared queue until none is left, each
-  /// taken one ahead so that its rows are prefetched while the current one computes.
-  void pass(int worker, std::int64_t steps) {
-    const auto mine = 2 * static_cast<std::size_t>(worker);
-    for (auto tile = queue_.take(); tile;) {
-      const auto next = queue_.take();
-      const TileJob job{grids_.cells(),
-                        grids_.next(),
-                        {buffers_[mine].get(), buffers_[mine + 1].get()},
-                        stride_,
-                        grids_.row_words(),
-                        problem_.shape.height,
-                        problem_.boundary == Boundary::torus,
-                        steps,
-                        tile_at(*tile),
-                        next ? tile_at(*next) : Tile{0, 0, 0, 0}};
-      HWY_DYNAMIC_DISPATCH(PassTile)(job);
-      tile = next;
-    }
-  }
-
-  /// Words per tile buffer row: the tile and its pads, whole 64-byte lines, an odd number
-  /// of them so that the rows of a column fall into every L1 set rather than half.
-  static std::int64_t buffer_stride(std::int64_t tile_words) {
-    const std::int64_t lines = (tile_words + kPad - 1) / kPad + 2;
-    return (lines % 2 == 0 ? lines + 1 : lines) * kPad;
-  }
-
-  /// Tile `index` in row-major order, clipped to the grid.
-  [[nodiscard]] Tile tile_at(std::int64_t index) const {
-    const std::int64_t x0 = index % tiles_across_ * tiling_.tile_words;
-    const std::int64_t y0 = index / tiles_across_ * tiling_.tile_rows;
-    return {x0, y0, std::min(tiling_.tile_words, grids_.row_words() - x0),
-            std::min(tiling_.tile_rows, problem_.shape.height - y0)};
-  }
-
   Problem problem_;
   simd::PackedGrids grids_;
   Tiling tiling_;
-  std::int64_t stride_;
-  std::int64_t tiles_across_;
-  std::int64_t tiles_;
-  std::vector<hwy::AlignedFreeUniquePtr<std::uint64_t[]>> buffers_;
-  pool::WorkQueue queue_;
-  pool::ThreadPool pool_;
+  TilePasses passes_;
 };
-
-/// The parameters, tile sizes clipped to the grid.
-Tiling tiling(const Problem& problem, const Params& params) {
-  return {params.get_int("steps"),
-          std::min(params.get_int("tile_words"), words_per_row<std::uint64_t>(problem.shape.width)),
-          std::min(params.get_int("tile_rows"), problem.shape.height)};
-}
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = simd::b3s23_bits_unsupported(problem)) return reason;
-  const auto steps = params.get_int("steps");
-  if (steps < 1 || steps > 63) {
-    return "steps must be 1..63: the one-word side halo goes wrong one cell per generation";
-  }
-  if (params.get_int("tile_words") < 1 || params.get_int("tile_rows") < 1) {
-    return "tile_words and tile_rows must be positive";
-  }
+  if (auto reason = tiling_unsupported("steps", params)) return reason;
   return pool::threads_unsupported(params);
 }
 
@@ -458,10 +81,15 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
     .technique = "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
                  "cache-resident tile with a halo; tiles over a reused thread pool",
-    .axes = {lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
-             {"steps", "8", {}, "generations per pass over memory (halo rows), 1..63"},
-             {"tile_words", "512", {}, "tile width in 64-bit words (clipped to the row)"},
-             {"tile_rows", "64", {}, "tile height in rows (clipped to the grid)"}},
+    .axes =
+        [] {
+          std::vector<lifebench::Axis> axes{
+              lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
+              {"steps", "8", {}, "generations per pass over memory (halo rows), 1..63"}};
+          for (auto& axis : lifebench::cpu_blocked::tile_axes())
+            axes.push_back(std::move(axis));
+          return axes;
+        }(),
     .unsupported = lifebench::cpu_blocked::unsupported,
     .verify_generations =
         [](const lifebench::Params& params) {
@@ -471,6 +99,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         [](const lifebench::Problem& problem, const lifebench::Params& params) {
           return std::make_unique<lifebench::cpu_blocked::BlockedSimulator>(
               problem, *lifebench::pool::parse_threads(params.get("threads")),
-              lifebench::cpu_blocked::tiling(problem, params));
+              lifebench::cpu_blocked::tiling_of(
+                  params, "steps", lifebench::words_per_row<std::uint64_t>(problem.shape.width),
+                  problem.shape.height));
         }})
-#endif // HWY_ONCE
