@@ -3,6 +3,7 @@
 // 64-bit word by Algorithm SINGLE-WORD or two vertically adjacent words by DOUBLE-WORD,
 // words stacked down columns (Figure 3); optionally a strip of such words along the row.
 #include "cuda/bpbc_tile.cuh"
+#include "cuda/buffered_simulator.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
@@ -34,30 +35,29 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 /// bytes_per_generation(): each cell's bit read once and written once, 2 bits a cell.
-class GlobalSimulator final : public bpbc_tile::ColumnSimulator<Word> {
+class GlobalSimulator final : public cuda::BufferedSimulator<bpbc_tile::ColumnWords<Word>> {
 public:
   GlobalSimulator(const Problem& problem, bool double_word, int strip)
-      : ColumnSimulator<Word>(problem), double_word_(double_word), strip_(strip) {}
+      : BufferedSimulator(problem), columns_(bpbc_tile::columns_of<Word>(problem.shape)),
+        double_word_(double_word), strip_(strip) {}
 
 private:
-  void launch(const Word* in, Word* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    problem_.boundary == Boundary::torus ? step<true>(in, out, stream)
-                                         : step<false>(in, out, stream);
+  void launch(std::uint64_t generations) override {
+    torus() ? run<true>(generations) : run<false>(generations);
   }
 
-  template <bool Torus> void step(const Word* in, Word* out, cudaStream_t stream) const {
+  template <bool Torus> void run(std::uint64_t generations) {
     // 16K x 16K, strip 1: 512 x 256 = 131072 blocks for SINGLE-WORD, the paper's n / (64 * 32).
     const auto rows = static_cast<unsigned>(double_word_ ? columns_.height / 2 : columns_.height);
     const dim3 blocks((rows + kBlock - 1) / kBlock,
                       static_cast<unsigned>((columns_.words_per_row + strip_ - 1) / strip_));
-    if (double_word_) {
-      strip_kernel<Torus, true><<<blocks, kBlock, 0, stream>>>(in, out, columns_, strip_);
-    } else {
-      strip_kernel<Torus, false><<<blocks, kBlock, 0, stream>>>(in, out, columns_, strip_);
-    }
+    const auto kernel = double_word_ ? strip_kernel<Torus, true> : strip_kernel<Torus, false>;
+    each_generation(generations, [&](const Word* in, Word* out) {
+      kernel<<<blocks, kBlock, 0, stream()>>>(in, out, columns_, strip_);
+    });
   }
 
+  Columns columns_;
   bool double_word_;
   int strip_;
 };

@@ -2,6 +2,7 @@
 // per 32-thread block, the words of the tile in shared memory; 32x32 tiles of 32-bit words
 // (SINGLE-WORD) or 64x64 tiles of 64-bit words (SINGLE-WORD twice or DOUBLE-WORD once per
 // lane), optionally in the shift arrangement of their Figure 9 against bank conflicts.
+#include "cuda/bpbc_simulator.cuh"
 #include "cuda/bpbc_tile.cuh"
 #include "lifebench/experiment.hpp"
 

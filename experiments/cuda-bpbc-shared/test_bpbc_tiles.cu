@@ -2,6 +2,7 @@
 // GPU needed): the one-generation kernels' word updates over the column-major layout, and the
 // multi-step tiles (load, t steps lane by lane as a warp would, clean patch written back) over
 // several launches, on shapes where the patches do and do not divide the grid.
+#include "cuda/bpbc_simulator.cuh"
 #include "cuda/bpbc_tile.cuh"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"
@@ -87,8 +88,7 @@ void check_multistep(Shape shape, int steps, std::uint64_t generations) {
   ASSERT_FALSE(unsupported_multistep(problem, params).has_value());
   const Grid start = make_soup({shape, 0.4, 11});
   std::vector<W> words = to_columns<W>(start);
-  const Multistep<W> geometry{
-      Columns{static_cast<int>(shape.width / bits<W>), static_cast<int>(shape.height)}, steps};
+  const Multistep<W> geometry{columns_of<W>(shape), steps};
   for (std::uint64_t done = 0; done < generations; done += static_cast<std::uint64_t>(steps)) {
     const auto launch_steps = static_cast<int>(
         std::min<std::uint64_t>(static_cast<std::uint64_t>(steps), generations - done));

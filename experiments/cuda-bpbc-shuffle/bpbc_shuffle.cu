@@ -1,6 +1,7 @@
 // Fujita, Nakano and Ito (seed 003), Section 7: the multi-step tiles of Section 6 kept in
 // registers, each lane taking the rows just above and below its own from its neighbour
 // lanes with warp shuffles instead of through shared memory.
+#include "cuda/bpbc_simulator.cuh"
 #include "cuda/bpbc_tile.cuh"
 #include "lifebench/experiment.hpp"
 

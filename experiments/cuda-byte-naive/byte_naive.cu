@@ -130,51 +130,42 @@ KernelKind kernel_kind(const Params& params) {
   return params.get("kernel") == "noif-char" ? KernelKind::noif_char : KernelKind::fujita;
 }
 
-class ByteNaiveSimulator final : public cuda::BufferedSimulator<std::uint8_t> {
+class ByteNaiveSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
   ByteNaiveSimulator(const Problem& problem, KernelKind kernel)
-      : BufferedSimulator(static_cast<std::size_t>(problem.shape.cells())), problem_(problem),
-        kernel_(kernel) {}
-
-  void upload(const Grid& grid) override { copy_in(grid.data()); }
-
-  Grid download() override {
-    Grid grid(problem_.shape);
-    copy_out(grid.data());
-    return grid;
-  }
+      : BufferedSimulator(problem), kernel_(kernel) {}
 
 private:
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    const bool torus = problem_.boundary == Boundary::torus;
-    if (is_conway(problem_.rule)) {
-      torus ? step<true>(in, out, stream, ConwayRule{})
-            : step<false>(in, out, stream, ConwayRule{});
+  void launch(std::uint64_t generations) override {
+    const Rule& rule = problem().rule;
+    if (is_conway(rule)) {
+      torus() ? run<true>(generations, ConwayRule{}) : run<false>(generations, ConwayRule{});
     } else {
-      const MaskRule rule{problem_.rule.birth, problem_.rule.survive};
-      torus ? step<true>(in, out, stream, rule) : step<false>(in, out, stream, rule);
+      const MaskRule mask{rule.birth, rule.survive};
+      torus() ? run<true>(generations, mask) : run<false>(generations, mask);
     }
   }
 
-  template <bool Torus, class Rule>
-  void step(const std::uint8_t* in, std::uint8_t* out, cudaStream_t stream, Rule rule) const {
-    const Shape& shape = problem_.shape;
+  template <bool Torus, class Rule> void run(std::uint64_t generations, Rule rule) {
+    const Shape& shape = problem().shape;
     const auto width = static_cast<unsigned>(shape.width);
     const auto height = static_cast<unsigned>(shape.height);
     if (kernel_ == KernelKind::fujita) {
       // 16K x 16K: 512 x 16384 = 2^23 blocks of 32 threads, as in the paper.
       const dim3 grid(ceil_div(shape.width, kFujitaBlock), height);
-      fujita_step<Torus><<<grid, kFujitaBlock, 0, stream>>>(in, out, width, height, rule);
+      each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+        fujita_step<Torus><<<grid, kFujitaBlock, 0, stream()>>>(in, out, width, height, rule);
+      });
     } else {
       const dim3 grid(ceil_div(shape.width, kNoifTile), ceil_div(shape.height, kNoifTile));
       const dim3 block(kNoifTile, kNoifTile);
-      noif_char_step<Torus><<<grid, block, 0, stream>>>(in, out, static_cast<int>(width),
-                                                        static_cast<int>(height), rule);
+      each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+        noif_char_step<Torus><<<grid, block, 0, stream()>>>(in, out, static_cast<int>(width),
+                                                            static_cast<int>(height), rule);
+      });
     }
   }
 
-  Problem problem_;
   KernelKind kernel_;
 };
 

@@ -4,10 +4,10 @@
 // checked whole against the reference (a byte a cell on the host), so bands of rows are:
 // after G generations a row depends only on the rows within G of it, so the reference
 // run on the soup's rows first - G .. last + G gives rows first .. last exactly.
+#include "cuda/life_wide_simulator.cuh"
 #include "lifebench/packed.hpp"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"
-#include "wide_simulator.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,6 +19,9 @@
 
 namespace lifebench::cuda_life_wide {
 namespace {
+
+namespace wide = cuda::life_wide;
+using wide::WideSimulator;
 
 const Rule kConway = parse_rule_spec("B3/S23").rule;
 
@@ -61,7 +64,7 @@ TEST(WideSimulator, RefusesWhatDoesNotFit) {
                        {"steps_per_launch", "8"},
                        {"shifts", "funnel"}});
   const auto reason_for = [&](Shape shape) {
-    return unsupported(Problem{kConway, shape, Boundary::torus}, params);
+    return WideSimulator::unsupported(Problem{kConway, shape, Boundary::torus}, params);
   };
   EXPECT_FALSE(reason_for(Shape{1024, 1024, 1}));
   // 2^40 cells: two grids of 128 GiB, more than any device has.

@@ -85,24 +85,21 @@ public:
 
 private:
   void launch(std::uint64_t generations) override {
-    const bool torus = problem().boundary == Boundary::torus;
     if (sequence_ == Sequence::human11) {
-      torus ? launch_all<Sequence::human11, true>(generations)
-            : launch_all<Sequence::human11, false>(generations);
+      torus() ? launch_all<Sequence::human11, true>(generations)
+              : launch_all<Sequence::human11, false>(generations);
     } else {
-      torus ? launch_all<Sequence::sat10, true>(generations)
-            : launch_all<Sequence::sat10, false>(generations);
+      torus() ? launch_all<Sequence::sat10, true>(generations)
+              : launch_all<Sequence::sat10, false>(generations);
     }
   }
 
   template <Sequence Seq, bool Torus> void launch_all(std::uint64_t generations) {
     const dim3 grid((words_per_row() + kBlockX - 1) / kBlockX, (height() + kBlockY - 1) / kBlockY);
     const dim3 block(kBlockX, kBlockY);
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      lop3_step<Seq, Torus><<<grid, block, 0, stream()>>>(in(), out(), words_per_row(), height());
-      LIFEBENCH_CUDA_CHECK_LAUNCH();
-      swap();
-    }
+    each_generation(generations, [&](const std::uint32_t* in, std::uint32_t* out) {
+      lop3_step<Seq, Torus><<<grid, block, 0, stream()>>>(in, out, words_per_row(), height());
+    });
   }
 
   Sequence sequence_;

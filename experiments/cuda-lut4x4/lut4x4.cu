@@ -3,8 +3,9 @@
 // thread its 2x2 cells with one lookup in a 65536-entry table indexed by their 4x4
 // neighbourhood. One generation per launch.
 #include "common/lut4x4.hpp"
+#include "cuda/buffered_simulator.cuh"
+#include "cuda/lut4x4_table.cuh"
 #include "lifebench/experiment.hpp"
-#include "table_simulator.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -98,33 +99,28 @@ __global__ void __launch_bounds__(kThreads* kThreads)
   *reinterpret_cast<std::uint16_t*>(top + pitch) = lut4x4::centre_row_cells(entry, 1);
 }
 
-class Lut4x4Simulator final : public TableSimulator<std::uint8_t> {
+/// bytes_per_generation(): each cell read once and written once; re-reads of neighbours
+/// and the table are left to the caches.
+class Lut4x4Simulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
   explicit Lut4x4Simulator(const Problem& problem)
-      : TableSimulator(problem, static_cast<std::size_t>(problem.shape.cells())) {}
-
-  void upload(const Grid& grid) override { copy_in(grid.data()); }
-  Grid download() override {
-    Grid grid(problem().shape);
-    copy_out(grid.data());
-    return grid;
-  }
+      : BufferedSimulator(problem), table_(problem.rule, stream()) {}
 
 private:
-  void step(const std::uint8_t* in, std::uint8_t* out, const std::uint8_t* table,
-            cudaStream_t stream) override {
+  void launch(std::uint64_t generations) override {
     const Shape& shape = problem().shape;
     const dim3 grid(static_cast<unsigned>(shape.width / kTile),
                     static_cast<unsigned>(shape.height / kTile));
     const dim3 block(kThreads, kThreads);
     const auto width = static_cast<int>(shape.width);
     const auto height = static_cast<int>(shape.height);
-    if (problem().boundary == Boundary::torus) {
-      lut_step<true><<<grid, block, 0, stream>>>(in, out, table, width, height);
-    } else {
-      lut_step<false><<<grid, block, 0, stream>>>(in, out, table, width, height);
-    }
+    const auto kernel = torus() ? lut_step<true> : lut_step<false>;
+    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+      kernel<<<grid, block, 0, stream()>>>(in, out, table_.data(), width, height);
+    });
   }
+
+  cuda::Lut4x4Table table_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {

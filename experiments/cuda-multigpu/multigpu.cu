@@ -6,6 +6,7 @@
 // the halo's. The same scheme as cuda-outofcore's bands, with the GPUs' memories in
 // place of the file.
 #include "cuda/life_wide.cuh"
+#include "cuda/life_wide_simulator.cuh"
 #include "cuda/packed_simulator.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/packed.hpp"
@@ -60,7 +61,7 @@ struct Band {
 class MultiGpuSimulator final : public Simulator {
 public:
   MultiGpuSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), config_(wide::Config::of(params)), halo_(halo_steps_of(params)),
+      : problem_(problem), config_(wide::config_of(params)), halo_(halo_steps_of(params)),
         words_per_row_(static_cast<unsigned>(problem.shape.width / 32)) {
     const int gpus = gpus_of(params);
     const std::int64_t rows = problem.shape.height / gpus;
@@ -208,7 +209,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   }
   const std::int64_t band_rows = problem.shape.height / gpus + 2 * halo;
   if (auto reason =
-          wide::unsupported(wide::Config::of(params), problem.shape.width / 32, band_rows)) {
+          wide::unsupported(wide::config_of(params), problem.shape.width / 32, band_rows)) {
     return reason;
   }
   return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),

@@ -8,6 +8,7 @@
 #include "bands.hpp"
 #include "common/universe_file.hpp"
 #include "cuda/life_wide.cuh"
+#include "cuda/life_wide_simulator.cuh"
 #include "cuda/packed_simulator.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/error.hpp"
@@ -71,7 +72,7 @@ Plan plan_of(const Params& params) {
   plan.halo_steps = static_cast<int>(steps);
   plan.overlap = params.get("overlap") == "on";
   plan.memory = params.get_bytes("memory");
-  plan.kernel = wide::Config::of(params);
+  plan.kernel = wide::config_of(params);
   return plan;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace lifebench::blocks {
@@ -81,7 +82,7 @@ inline std::vector<std::uint16_t> pack(const Grid& grid) {
 }
 
 /// Blocks back to `grid`, whose shape gives the layout.
-inline void unpack(const std::vector<std::uint16_t>& blocks, Grid& grid) {
+inline void unpack(std::span<const std::uint16_t> blocks, Grid& grid) {
   const auto width = static_cast<std::size_t>(grid.shape().width);
   const auto height = static_cast<std::size_t>(grid.shape().height);
   const std::size_t blocks_x = width / side;

@@ -2,8 +2,9 @@
 // cells, one thread per uint16, 32x32 threads per block (128x128 cells); each thread
 // reads the 3x3 uint16 around its own and makes the next one with four lookups in the
 // 4x4 table of version 2, one per 2x2 quadrant. One generation per launch.
-#include "../cuda-lut4x4/table_simulator.cuh"
 #include "blocks.hpp"
+#include "cuda/buffered_simulator.cuh"
+#include "cuda/lut4x4_table.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,37 +63,40 @@ __global__ void __launch_bounds__(kThreads* kThreads)
       static_cast<std::size_t>(x)] = static_cast<std::uint16_t>(next);
 }
 
-class Uint16LutSimulator final : public TableSimulator<std::uint16_t> {
+/// One uint16 a 4x4 block of cells (blocks.hpp), as a cuda::BufferedSimulator layout.
+struct BlockWords {
+  using Word = std::uint16_t;
+  static std::size_t words(const Shape& shape) {
+    return static_cast<std::size_t>(shape.cells() / (blocks::side * blocks::side));
+  }
+  static std::vector<std::uint16_t> pack(const Grid& grid) { return blocks::pack(grid); }
+  static void unpack(std::span<const std::uint16_t> words, Grid& grid) {
+    blocks::unpack(words, grid);
+  }
+};
+
+/// bytes_per_generation(): each uint16 read once and written once; re-reads of neighbours
+/// and the table are left to the caches.
+class Uint16LutSimulator final : public cuda::BufferedSimulator<BlockWords> {
 public:
   explicit Uint16LutSimulator(const Problem& problem)
-      : TableSimulator(problem, static_cast<std::size_t>(problem.shape.cells() /
-                                                         (blocks::side * blocks::side))) {}
-
-  void upload(const Grid& grid) override { copy_in(blocks::pack(grid).data()); }
-  Grid download() override {
-    std::vector<std::uint16_t> packed(
-        static_cast<std::size_t>(problem().shape.cells() / (blocks::side * blocks::side)));
-    copy_out(packed.data());
-    Grid grid(problem().shape);
-    blocks::unpack(packed, grid);
-    return grid;
-  }
+      : BufferedSimulator(problem), table_(problem.rule, stream()) {}
 
 private:
-  void step(const std::uint16_t* in, std::uint16_t* out, const std::uint8_t* table,
-            cudaStream_t stream) override {
+  void launch(std::uint64_t generations) override {
     const Shape& shape = problem().shape;
     const auto blocks_x = static_cast<int>(shape.width / blocks::side);
     const auto blocks_y = static_cast<int>(shape.height / blocks::side);
     const dim3 grid(static_cast<unsigned>(blocks_x / kThreads),
                     static_cast<unsigned>(blocks_y / kThreads));
     const dim3 block(kThreads, kThreads);
-    if (problem().boundary == Boundary::torus) {
-      uint16_step<true><<<grid, block, 0, stream>>>(in, out, table, blocks_x, blocks_y);
-    } else {
-      uint16_step<false><<<grid, block, 0, stream>>>(in, out, table, blocks_x, blocks_y);
-    }
+    const auto kernel = torus() ? uint16_step<true> : uint16_step<false>;
+    each_generation(generations, [&](const std::uint16_t* in, std::uint16_t* out) {
+      kernel<<<grid, block, 0, stream()>>>(in, out, table_.data(), blocks_x, blocks_y);
+    });
   }
+
+  cuda::Lut4x4Table table_;
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {

@@ -72,45 +72,36 @@ template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, 
 }
 
 /// bytes_per_generation(): each bit read once and written once.
-class BitSliced3DSimulator final : public cuda::BufferedSimulator<b3::Word> {
+class BitSliced3DSimulator final : public cuda::BufferedSimulator<cuda::PackedRows<b3::Word>> {
 public:
   BitSliced3DSimulator(const Problem& problem, const Params& params)
-      : BitSliced3DSimulator(problem, params,
-                             b3::Cube{static_cast<int>(problem.shape.width),
-                                      static_cast<int>(problem.shape.width / b3::word_bits)}) {}
-
-  void upload(const Grid& grid) override { copy_in(pack_rows<b3::Word>(grid).data()); }
-
-  Grid download() override {
-    std::vector<b3::Word> packed(this->words());
-    copy_out(packed.data());
-    Grid grid(problem_.shape);
-    unpack_rows<b3::Word>(std::span<const b3::Word>(packed), grid);
-    return grid;
+      : BufferedSimulator(problem), cube_{static_cast<int>(problem.shape.width),
+                                          static_cast<int>(problem.shape.width / b3::word_bits)},
+        rows_(static_cast<int>(params.get_int("rows"))),
+        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
+    dispatch(nullptr, nullptr, 0); // chooses planes_ when it is auto, launches nothing
   }
 
 private:
-  BitSliced3DSimulator(const Problem& problem, const Params& params, b3::Cube cube)
-      : BufferedSimulator(cube.plane_words() * static_cast<std::size_t>(cube.side)),
-        problem_(problem), cube_{cube}, rows_(static_cast<int>(params.get_int("rows"))),
-        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
-    launch(nullptr, nullptr, 0, stream()); // chooses planes_ when it is auto, launches nothing
-  }
-
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
     return {{"planes_per_walk", std::to_string(planes_)}};
   }
 
-  void launch(const b3::Word* in, b3::Word* out, std::uint64_t generations,
-              cudaStream_t stream) override {
-    b3::with_variant(problem_.boundary == Boundary::torus, rows_, problem_.rule.birth,
-                     problem_.rule.survive, [&](auto torus, auto rows, auto rule) {
+  void launch(std::uint64_t generations) override {
+    each_generation(generations, [&](const b3::Word* in, b3::Word* out) { dispatch(in, out, 1); });
+  }
+
+  /// `generations` (1, or 0 to choose planes_ only) with the kernel for the boundary, the
+  /// rows and the rule.
+  void dispatch(const b3::Word* in, b3::Word* out, std::uint64_t generations) {
+    b3::with_variant(torus(), rows_, problem().rule.birth, problem().rule.survive,
+                     [&](auto torus, auto rows, auto rule) {
                        constexpr bool kTorus = decltype(torus)::value;
                        constexpr int kRows = decltype(rows)::value;
                        if (shuffles(cube_)) {
-                         step<kTorus, kRows, true>(in, out, generations, stream, rule);
+                         step<kTorus, kRows, true>(in, out, generations, stream(), rule);
                        } else {
-                         step<kTorus, kRows, false>(in, out, generations, stream, rule);
+                         step<kTorus, kRows, false>(in, out, generations, stream(), rule);
                        }
                      });
   }
@@ -137,7 +128,6 @@ private:
         <<<grid, block, 0, stream>>>(in, out, cube_, columns, planes_, rule, lanes);
   }
 
-  Problem problem_;
   b3::Cube cube_;
   int rows_;
   int planes_;

@@ -2,7 +2,9 @@
 // neighbours read straight from global memory. Thread x is the fastest index and cell x
 // the fastest in memory, so a warp reads consecutive bytes (the seed notes that the
 // reverse order is correct but slow).
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/cube3d.cuh"
+#include "lifebench/experiment.hpp"
 
 #include <memory>
 
@@ -43,21 +45,20 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   out[index] = rule.next(alive, sum - alive);
 }
 
-class NaiveSimulator final : public cube::ByteCubeSimulator {
+class NaiveSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
-  using ByteCubeSimulator::ByteCubeSimulator;
+  explicit NaiveSimulator(const Problem& problem) : BufferedSimulator(problem) {}
 
 private:
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    const cube::Size s = size();
+  void launch(std::uint64_t generations) override {
+    const cube::Size s = cube::size_of(problem());
+    const cube::MaskRule rule = cube::rule_of(problem());
     const dim3 grid((s.width + kBlockX - 1) / kBlockX, (s.height + kBlockY - 1) / kBlockY, s.depth);
     const dim3 block(kBlockX, kBlockY);
-    if (torus()) {
-      naive_step<true><<<grid, block, 0, stream>>>(in, out, s, rule());
-    } else {
-      naive_step<false><<<grid, block, 0, stream>>>(in, out, s, rule());
-    }
+    const auto kernel = torus() ? naive_step<true> : naive_step<false>;
+    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+      kernel<<<grid, block, 0, stream()>>>(in, out, s, rule);
+    });
   }
 };
 

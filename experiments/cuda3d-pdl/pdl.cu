@@ -4,6 +4,7 @@
 // arithmetic while the previous generation's last blocks run; the kernel's
 // cudaGridDependencySynchronize() waits for the previous generation before any load.
 #include "cuda/cube3d.cuh"
+#include "cuda/cube_simulator.cuh"
 
 #include <memory>
 

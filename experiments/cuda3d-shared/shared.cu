@@ -2,7 +2,9 @@
 // one cell of an input tile (the output tile plus a one-cell halo), walking z_iter
 // planes along z. Three shared planes roll forward (z - 1, z, z + 1), so a block reads
 // each of its z_iter + 2 planes from global memory once instead of three times.
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/cube3d.cuh"
+#include "lifebench/experiment.hpp"
 
 #include <memory>
 
@@ -85,20 +87,18 @@ void launch_shared(const std::uint8_t* in, std::uint8_t* out, cube::Size s, unsi
   LIFEBENCH_CUDA_CHECK_LAUNCH();
 }
 
-class SharedSimulator final : public cube::ByteCubeSimulator {
+class SharedSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
   SharedSimulator(const Problem& problem, const Params& params)
-      : ByteCubeSimulator(problem), tile_(static_cast<int>(params.get_int("tile"))),
+      : BufferedSimulator(problem), tile_(static_cast<int>(params.get_int("tile"))),
         z_iter_(static_cast<unsigned>(params.get_int("z_iter"))) {}
 
 private:
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    if (tile_ == 16) {
-      launch_shared<16>(in, out, size(), z_iter_, torus(), rule(), stream);
-    } else {
-      launch_shared<32>(in, out, size(), z_iter_, torus(), rule(), stream);
-    }
+  void launch(std::uint64_t generations) override {
+    const auto one = tile_ == 16 ? launch_shared<16> : launch_shared<32>;
+    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+      one(in, out, cube::size_of(problem()), z_iter_, torus(), cube::rule_of(problem()), stream());
+    });
   }
 
   int tile_;

@@ -3,6 +3,7 @@
 // through shared memory. The kernel is in kernels/cuda/cube3d.cuh, shared with
 // cuda3d-pdl (the same kernel launched with programmatic dependent launch).
 #include "cuda/cube3d.cuh"
+#include "cuda/cube_simulator.cuh"
 
 #include <memory>
 

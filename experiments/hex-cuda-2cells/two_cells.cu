@@ -1,6 +1,7 @@
 // Seed 004's "multiple threads per cell" attempt: the naive kernel with each
 // thread updating two horizontally adjacent cells instead of one.
 #include "common/hex.hpp"
+#include "cuda/hex_grid.cuh"
 #include "cuda/hex_simulator.cuh"
 
 #include <cstdint>

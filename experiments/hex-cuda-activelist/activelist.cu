@@ -3,7 +3,9 @@
 // positions by an exclusive scan (CUB's DeviceScan), write the list, read its
 // length back and launch threads only for the listed cells.
 #include "common/hex.hpp"
-#include "cuda/hex_simulator.cuh"
+#include "cuda/buffered_simulator.cuh"
+#include "cuda/hex_grid.cuh"
+#include "lifebench/experiment.hpp"
 
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
@@ -59,10 +61,10 @@ unsigned blocks_for(std::int64_t threads) {
   return static_cast<unsigned>((threads + kBlock - 1) / kBlock);
 }
 
-class HexActiveListSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
+class HexActiveListSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
   explicit HexActiveListSimulator(const Problem& problem)
-      : DeviceGridSimulator(problem), flags_(words()), positions_(words()), list_(words()),
+      : BufferedSimulator(problem), flags_(words()), positions_(words()), list_(words()),
         length_(1) {
     hex::copy_rule_table(rule_table, problem.rule);
     std::size_t bytes = 0;
@@ -74,13 +76,17 @@ public:
 private:
   [[nodiscard]] int cell_count() const { return static_cast<int>(words()); }
 
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    const bool torus = problem().boundary == Boundary::torus;
+  void launch(std::uint64_t generations) override {
+    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) { step(in, out); });
+  }
+
+  /// One generation: flag, scan, list, and update the listed cells.
+  void step(const std::uint8_t* in, std::uint8_t* out) {
+    cudaStream_t stream = this->stream();
     const auto width = static_cast<int>(problem().shape.width);
     const auto height = static_cast<int>(problem().shape.height);
     const auto cells = static_cast<std::int64_t>(words());
-    (torus ? flag_cells<true> : flag_cells<false>)<<<blocks_for(cells), kBlock, 0, stream>>>(
+    (torus() ? flag_cells<true> : flag_cells<false>)<<<blocks_for(cells), kBlock, 0, stream>>>(
         in, out, flags_.data(), width, height, cells);
     LIFEBENCH_CUDA_CHECK_LAUNCH();
     std::size_t bytes = scratch_.bytes();
@@ -95,8 +101,8 @@ private:
         cudaMemcpyAsync(&length, length_.data(), sizeof length, cudaMemcpyDeviceToHost, stream));
     LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     if (length > 0) {
-      (torus ? update_listed<true>
-             : update_listed<false>)<<<blocks_for(length), kBlock, 0, stream>>>(
+      (torus() ? update_listed<true>
+               : update_listed<false>)<<<blocks_for(length), kBlock, 0, stream>>>(
           in, out, list_.data(), length, width, height);
     }
   }

@@ -8,8 +8,11 @@
 // recomputed by the neighbouring warps, so after `steps` generations lanes
 // 1..30 and rows steps .. kRows-1-steps are exact and are written back.
 #include "common/hex.hpp"
-#include "cuda/hex_simulator.cuh"
+#include "cuda/buffered_simulator.cuh"
+#include "lifebench/experiment.hpp"
+#include "lifebench/packed.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -129,19 +132,25 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
   }
 }
 
-class HexBitslicedSimulator final : public hex::DeviceGridSimulator<Word, true> {
+class HexBitslicedSimulator final : public cuda::BufferedSimulator<cuda::PackedRows<Word>> {
 public:
   HexBitslicedSimulator(const Problem& problem, int steps_per_launch)
-      : DeviceGridSimulator(problem), steps_per_launch_(steps_per_launch) {}
+      : BufferedSimulator(problem), steps_per_launch_(steps_per_launch) {}
 
 private:
-  [[nodiscard]] std::uint64_t generations_per_launch() const override {
-    return static_cast<std::uint64_t>(steps_per_launch_);
+  void launch(std::uint64_t generations) override {
+    launches(generations, [&](const Word* in, Word* out, std::uint64_t left) {
+      const auto steps = std::min(left, static_cast<std::uint64_t>(steps_per_launch_));
+      step(in, out, steps, stream());
+      return steps;
+    });
   }
 
-  void launch(const Word* in, Word* out, std::uint64_t generations, cudaStream_t stream) override {
+  /// One launch of `generations` (at most steps_per_launch), with the rule compiled in
+  /// where it is one of the common ones.
+  void step(const Word* in, Word* out, std::uint64_t generations, cudaStream_t stream) const {
     const Rule& rule = problem().rule;
-    const bool torus = problem().boundary == Boundary::torus;
+    const bool torus = this->torus();
     if (rule.birth == B2S34::birth && rule.survive == B2S34::survive) {
       torus ? run<true>(in, out, generations, stream, B2S34{})
             : run<false>(in, out, generations, stream, B2S34{});

@@ -5,6 +5,7 @@
 // kernels/cuda/hex_lut.cuh.
 #include "common/hex.hpp"
 #include "cuda/hex_lut.cuh"
+#include "cuda/hex_simulator.cuh"
 
 #include <cstdint>
 #include <memory>
@@ -22,18 +23,16 @@ struct TwoLookups {
   }
 };
 
-class HexLutSimulator final : public hex::LutSimulator<TwoLookups> {
-public:
-  explicit HexLutSimulator(const Problem& problem)
-      : LutSimulator(problem, std::size_t{1} << hex::lut_index_bits) {
-    std::vector<std::uint8_t> entries(table().size());
-    for (std::uint32_t i = 0; i < entries.size(); ++i) {
-      entries[i] = hex::lut4_entry(i, problem.rule.birth, problem.rule.survive);
-    }
-    LIFEBENCH_CUDA_CALL(
-        cudaMemcpy(table().data(), entries.data(), table().bytes(), cudaMemcpyHostToDevice));
+/// The rule's 2^16 entries, built on the host.
+void fill_table(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule, cudaStream_t stream) {
+  std::vector<std::uint8_t> entries(table.size());
+  for (std::uint32_t i = 0; i < entries.size(); ++i) {
+    entries[i] = hex::lut4_entry(i, rule.birth, rule.survive);
   }
-};
+  LIFEBENCH_CUDA_CALL(
+      cudaMemcpyAsync(table.data(), entries.data(), table.bytes(), cudaMemcpyHostToDevice, stream));
+  LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream)); // before `entries` goes
+}
 
 } // namespace
 } // namespace lifebench
@@ -58,5 +57,9 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexLutSimulator>(problem);
+      return std::make_unique<lifebench::hex::LutSimulator<lifebench::TwoLookups>>(
+          problem, std::size_t{1} << lifebench::hex::lut_index_bits,
+          [&](auto& table, cudaStream_t stream) {
+            lifebench::fill_table(table, problem.rule, stream);
+          });
     }})

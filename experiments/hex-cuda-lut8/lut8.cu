@@ -4,6 +4,7 @@
 // slower than two 2^16-entry lookups: the table no longer fits any cache.
 #include "common/hex.hpp"
 #include "cuda/hex_lut.cuh"
+#include "cuda/hex_simulator.cuh"
 
 #include <cstdint>
 #include <memory>
@@ -26,17 +27,6 @@ __global__ void build_table(std::uint8_t* table, std::uint32_t birth, std::uint3
     table[i] = hex::lut8_entry(i, birth, survive);
   }
 }
-
-class HexLut8Simulator final : public hex::LutSimulator<OneLookup> {
-public:
-  explicit HexLut8Simulator(const Problem& problem)
-      : LutSimulator(problem, std::size_t{1} << hex::lut8_index_bits) {
-    build_table<<<4096, 256, 0, stream()>>>(table().data(), problem.rule.birth,
-                                            problem.rule.survive);
-    LIFEBENCH_CUDA_CHECK_LAUNCH();
-    LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream()));
-  }
-};
 
 } // namespace
 } // namespace lifebench
@@ -61,5 +51,11 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexLut8Simulator>(problem);
+      return std::make_unique<lifebench::hex::LutSimulator<lifebench::OneLookup>>(
+          problem, std::size_t{1} << lifebench::hex::lut8_index_bits,
+          [&](auto& table, cudaStream_t stream) {
+            lifebench::build_table<<<4096, 256, 0, stream>>>(table.data(), problem.rule.birth,
+                                                             problem.rule.survive);
+            LIFEBENCH_CUDA_CHECK_LAUNCH();
+          });
     }})

@@ -3,6 +3,7 @@
 // its next state from the 14-entry rule table (count + 7 * alive) in constant
 // memory, as the seed's naive_kernel_single_iteration does.
 #include "common/hex.hpp"
+#include "cuda/hex_grid.cuh"
 #include "cuda/hex_simulator.cuh"
 
 #include <cstdint>

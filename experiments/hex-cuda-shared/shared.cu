@@ -3,6 +3,7 @@
 // (the border threads only load), then the tile's threads count neighbours in
 // shared memory.
 #include "common/hex.hpp"
+#include "cuda/hex_grid.cuh"
 #include "cuda/hex_simulator.cuh"
 
 #include <cstdint>

@@ -3,7 +3,9 @@
 // held none writes dead cells without reading the grid. The flags are rewritten
 // by every block each generation.
 #include "common/hex.hpp"
-#include "cuda/hex_simulator.cuh"
+#include "cuda/buffered_simulator.cuh"
+#include "cuda/hex_grid.cuh"
+#include "lifebench/experiment.hpp"
 
 #include <array>
 #include <cstdint>
@@ -94,18 +96,18 @@ Blocks blocks_of(const Shape& shape) {
           static_cast<int>((shape.height + kBlockY - 1) / kBlockY)};
 }
 
-class HexSkipDeadSimulator final : public hex::DeviceGridSimulator<std::uint8_t, false> {
+class HexSkipDeadSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
   explicit HexSkipDeadSimulator(const Problem& problem)
-      : DeviceGridSimulator(problem),
+      : BufferedSimulator(problem),
         blocks_(blocks_of(problem.shape)), live_{cuda::DeviceBuffer<std::uint8_t>(flags()),
                                                  cuda::DeviceBuffer<std::uint8_t>(flags())} {
     hex::copy_rule_table(rule_table, problem.rule);
   }
 
   void upload(const Grid& grid) override {
-    DeviceGridSimulator::upload(grid);
-    mark_live<<<grid_dim(), block_dim(), 0, stream()>>>(current(), width(), height(),
+    BufferedSimulator::upload(grid);
+    mark_live<<<grid_dim(), block_dim(), 0, stream()>>>(in(), width(), height(),
                                                         live_[live_current_].data(), blocks_);
     LIFEBENCH_CUDA_CHECK_LAUNCH();
     LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream()));
@@ -122,14 +124,14 @@ private:
   [[nodiscard]] int width() const { return static_cast<int>(problem().shape.width); }
   [[nodiscard]] int height() const { return static_cast<int>(problem().shape.height); }
 
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    const auto kernel =
-        problem().boundary == Boundary::torus ? skipdead_step<true> : skipdead_step<false>;
-    kernel<<<grid_dim(), block_dim(), 0, stream>>>(in, out, width(), height(),
-                                                   live_[live_current_].data(),
-                                                   live_[1 - live_current_].data(), blocks_);
-    live_current_ = 1 - live_current_;
+  void launch(std::uint64_t generations) override {
+    const auto kernel = torus() ? skipdead_step<true> : skipdead_step<false>;
+    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
+      kernel<<<grid_dim(), block_dim(), 0, stream()>>>(in, out, width(), height(),
+                                                       live_[live_current_].data(),
+                                                       live_[1 - live_current_].data(), blocks_);
+      live_current_ = 1 - live_current_;
+    });
   }
 
   Blocks blocks_;

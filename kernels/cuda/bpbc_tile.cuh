@@ -2,18 +2,16 @@
 // Life (seed 003, Sections 4-7): the alignment of neighbour words for Algorithms SINGLE-WORD
 // and DOUBLE-WORD (kernels/common/bpbc.hpp), the column-major word layout of their Figure 3,
 // the geometry of multi-step tiles (Section 6: a d x d tile, t steps, the clean m x m patch,
-// m = d - 2t, written back), the per-lane step of a one-warp tile, and the host side of a
-// simulator on that layout. Everything above the simulator is LIFEBENCH_HOST_DEVICE, so it
-// can be checked on the host against the reference.
+// m = d - 2t, written back) and the per-lane step of a one-warp tile. Everything but the
+// kernel is LIFEBENCH_HOST_DEVICE, so it can be checked on the host against the reference.
+// The simulators on that layout are in cuda/bpbc_simulator.cuh.
 #pragma once
 
 #include "common/bpbc.hpp"
 #include "common/host_device.hpp"
-#include "cuda/buffered_simulator.cuh"
-#include "cuda/error.cuh"
-#include "cuda/runtime.cuh"
-#include "lifebench/experiment.hpp"
+#include "lifebench/grid.hpp"
 #include "lifebench/packed.hpp"
+#include "lifebench/problem.hpp"
 
 #include <array>
 #include <cstddef>
@@ -102,6 +100,11 @@ struct Columns {
            static_cast<std::size_t>(y);
   }
 };
+
+/// The column-major layout of a grid of `shape` in Ws.
+template <class W> Columns columns_of(const Shape& shape) {
+  return {static_cast<int>(words_per_row<W>(shape.width)), static_cast<int>(shape.height)};
+}
 
 /// Word (wx, y) of the grid, wx and y at most one past an edge: wrapped around on the torus,
 /// dead (0) outside otherwise.
@@ -210,8 +213,7 @@ template <class W> struct Multistep {
 /// The grid's cells as words in the column-major layout, and back.
 template <class W> std::vector<W> to_columns(const Grid& grid) {
   const std::vector<W> rows = pack_rows<W>(grid);
-  const Columns columns{static_cast<int>(words_per_row<W>(grid.shape().width)),
-                        static_cast<int>(grid.shape().height)};
+  const Columns columns = columns_of<W>(grid.shape());
   std::vector<W> out(rows.size());
   for (int y = 0; y < columns.height; ++y) {
     for (int wx = 0; wx < columns.words_per_row; ++wx) {
@@ -224,8 +226,7 @@ template <class W> std::vector<W> to_columns(const Grid& grid) {
 }
 
 template <class W> void from_columns(std::span<const W> words, Grid& grid) {
-  const Columns columns{static_cast<int>(words_per_row<W>(grid.shape().width)),
-                        static_cast<int>(grid.shape().height)};
+  const Columns columns = columns_of<W>(grid.shape());
   std::vector<W> rows(words.size());
   for (int y = 0; y < columns.height; ++y) {
     for (int wx = 0; wx < columns.words_per_row; ++wx) {
@@ -235,6 +236,18 @@ template <class W> void from_columns(std::span<const W> words, Grid& grid) {
   }
   unpack_rows<W>(rows, grid);
 }
+
+/// The column-major layout as a cuda::BufferedSimulator layout.
+template <class W> struct ColumnWords {
+  using Word = W;
+  static std::size_t words(const Shape& shape) {
+    const Columns columns = columns_of<W>(shape);
+    return static_cast<std::size_t>(columns.words_per_row) *
+           static_cast<std::size_t>(columns.height);
+  }
+  static std::vector<W> pack(const Grid& grid) { return to_columns<W>(grid); }
+  static void unpack(std::span<const W> words, Grid& grid) { from_columns<W>(words, grid); }
+};
 
 /// What every bit-per-cell experiment refuses: another rule (the algorithms compute B3/S23),
 /// a width that does not fill whole words, grids past 32-bit coordinates.
@@ -253,35 +266,6 @@ inline std::optional<std::string> unsupported_layout(const Problem& problem, int
   }
   return std::nullopt;
 }
-
-/// Host side of a simulator holding the grid as columns of W in two device buffers; the
-/// experiment supplies the launches (launch()).
-template <class W> class ColumnSimulator : public cuda::BufferedSimulator<W> {
-public:
-  explicit ColumnSimulator(const Problem& problem)
-      : ColumnSimulator(problem, Columns{static_cast<int>(problem.shape.width / bits<W>),
-                                         static_cast<int>(problem.shape.height)}) {}
-
-  void upload(const Grid& grid) override { this->copy_in(to_columns<W>(grid).data()); }
-
-  Grid download() override {
-    std::vector<W> packed(this->words());
-    this->copy_out(packed.data());
-    Grid grid(problem_.shape);
-    from_columns<W>(packed, grid);
-    return grid;
-  }
-
-protected:
-  Problem problem_;
-  Columns columns_;
-
-private:
-  ColumnSimulator(const Problem& problem, Columns columns)
-      : cuda::BufferedSimulator<W>(static_cast<std::size_t>(columns.words_per_row) *
-                                   static_cast<std::size_t>(columns.height)),
-        problem_(problem), columns_(columns) {}
-};
 
 /// Adds `word`'s set bits to a word of global memory that other blocks also write.
 __device__ inline void atomic_or(std::uint32_t* target, std::uint32_t word) {
@@ -319,89 +303,5 @@ __global__ void __launch_bounds__(32)
       atomic_or(out + writes.index[w], writes.bits[w]);
   }
 }
-
-/// The parameters of the multi-step experiments, spelled as in the paper.
-struct MultistepParams {
-  int tile;         ///< d
-  int steps;        ///< t
-  bool double_word; ///< DOUBLE-WORD, else SINGLE-WORD
-
-  static MultistepParams of(const Params& params) {
-    return {static_cast<int>(params.get_int("tile")),
-            static_cast<int>(params.get_int("steps_per_launch")), params.get("words") == "double"};
-  }
-};
-
-/// The axes the multi-step experiments share.
-inline std::vector<Axis> multistep_axes() {
-  return {{.name = "tile",
-           .default_value = "64",
-           .allowed = {"32", "64"},
-           .description = "d: 32x32 tiles of 32-bit words or 64x64 tiles of 64-bit words"},
-          {.name = "words",
-           .default_value = "double",
-           .allowed = {"single", "double"},
-           .description = "SINGLE-WORD (34 operations a word) or DOUBLE-WORD (59 operations for "
-                          "two words; tile=64 only)"},
-          {.name = "steps_per_launch",
-           .default_value = "8",
-           .allowed = {"1", "2", "4", "8", "16"},
-           .description = "t, generations per launch; patches are (d-2t) x (d-2t)"}};
-}
-
-/// Refusals of the multi-step kernels, beyond unsupported_layout().
-inline std::optional<std::string> unsupported_multistep(const Problem& problem,
-                                                        const Params& params) {
-  const auto [tile, steps, double_word] = MultistepParams::of(params);
-  if (auto reason = unsupported_layout(problem, tile)) return reason;
-  if (problem.boundary != Boundary::torus) {
-    return std::string("torus only (the paper's wrapped-around universe): tiles read their "
-                       "margins across the edges");
-  }
-  if (2 * steps >= tile) {
-    return "steps_per_launch must be below tile/2 = " + std::to_string(tile / 2) +
-           " (the clean patch has d - 2t = " + std::to_string(tile - 2 * steps) + " cells)";
-  }
-  if (double_word && tile == 32) {
-    return std::string("words=double needs tile=64: a lane of a 32x32 tile holds one 32-bit "
-                       "word (the paper runs SINGLE-WORD there)");
-  }
-  constexpr std::int64_t max_grid_y = 65535;
-  const std::int64_t patch = tile - 2 * steps;
-  if ((problem.shape.height + patch - 1) / patch > max_grid_y) {
-    return "height must be at most " + std::to_string(max_grid_y * patch) +
-           " (one block row per patch row, CUDA's grid y limit)";
-  }
-  return std::nullopt;
-}
-
-/// The multi-step simulator: ceil(generations / t) launches, the last one of the remaining
-/// generations (fewer steps on the same tiles leave a larger clean part). Each launch first
-/// zeroes the output, which its blocks OR their patches into.
-template <class W, bool Double, class Exchange>
-class MultistepSimulator final : public ColumnSimulator<W> {
-public:
-  MultistepSimulator(const Problem& problem, int steps)
-      : ColumnSimulator<W>(problem), steps_(steps) {}
-
-  /// A launch moves the state once for up to t generations: no fixed traffic per generation.
-  [[nodiscard]] std::optional<double> bytes_per_generation() const override { return std::nullopt; }
-
-private:
-  [[nodiscard]] std::uint64_t generations_per_launch() const override {
-    return static_cast<std::uint64_t>(steps_);
-  }
-
-  void launch(const W* in, W* out, std::uint64_t generations, cudaStream_t stream) override {
-    const Multistep<W> geometry{this->columns_, steps_};
-    const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
-                    static_cast<unsigned>(geometry.patches_y()));
-    LIFEBENCH_CUDA_CALL(cudaMemsetAsync(out, 0, this->state_bytes(), stream));
-    multistep_kernel<W, Double, Exchange>
-        <<<grid, 32, 0, stream>>>(in, out, geometry, static_cast<int>(generations));
-  }
-
-  int steps_;
-};
 
 } // namespace lifebench::bpbc_tile

@@ -1,20 +1,17 @@
-// What the byte-per-cell 3D experiments of seed 001 (cuda3d-naive, cuda3d-shared,
-// cuda3d-swar, cuda3d-pdl) share. Their device layout is the canonical grid itself:
-// one byte per cell, (z, y, x) with x fastest, so a uint32 read at a multiple of four
-// bytes holds four consecutive cells of a row, cell x = 4w + j in byte j (little
-// endian). Two buffers swap every generation; one launch per generation.
+// The device side the byte-per-cell 3D experiments of seed 001 (cuda3d-naive,
+// cuda3d-shared, cuda3d-swar, cuda3d-pdl) share. Their device layout is the canonical
+// grid itself (cuda::CellBytes): one byte per cell, (z, y, x) with x fastest, so a uint32
+// read at a multiple of four bytes holds four consecutive cells of a row, cell x = 4w + j
+// in byte j (little endian). One launch per generation; v2's simulator is in
+// cuda/cube_simulator.cuh.
 #pragma once
 
 #include "common/host_device.hpp"
-#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
-#include "cuda/runtime.cuh"
-#include "lifebench/experiment.hpp"
+#include "lifebench/problem.hpp"
 
-#include <array>
 #include <cstdint>
 #include <cuda_runtime.h>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -184,50 +181,17 @@ void launch_swar(const std::uint8_t* in, std::uint8_t* out, Size size, int z_wid
       reinterpret_cast<std::uint32_t*>(out), size, rule.birth, rule.survive << 1U));
 }
 
-// ---- simulator and limits shared by the four experiments ------------------------------
+// ---- the problem in the kernels' terms, and the limits all four share ------------------
 
-/// Byte grids on the device, one generation per launch (launch()); bytes_per_generation():
-/// each cell read once and written once, the least a byte-per-cell kernel moves.
-class ByteCubeSimulator : public cuda::BufferedSimulator<std::uint8_t> {
-public:
-  explicit ByteCubeSimulator(const Problem& problem)
-      : BufferedSimulator(static_cast<std::size_t>(problem.shape.cells())), problem_(problem) {}
+/// The shape as the kernels' 32-bit sizes (unsupported() keeps them in range).
+inline Size size_of(const Problem& problem) {
+  return {static_cast<unsigned>(problem.shape.width), static_cast<unsigned>(problem.shape.height),
+          static_cast<unsigned>(problem.shape.depth)};
+}
 
-  void upload(const Grid& grid) override { copy_in(grid.data()); }
-
-  Grid download() override {
-    Grid grid(problem_.shape);
-    copy_out(grid.data());
-    return grid;
-  }
-
-protected:
-  [[nodiscard]] bool torus() const { return problem_.boundary == Boundary::torus; }
-  [[nodiscard]] Size size() const {
-    return {static_cast<unsigned>(problem_.shape.width),
-            static_cast<unsigned>(problem_.shape.height),
-            static_cast<unsigned>(problem_.shape.depth)};
-  }
-  [[nodiscard]] MaskRule rule() const { return {problem_.rule.birth, problem_.rule.survive}; }
-
-private:
-  Problem problem_;
-};
-
-/// v2, with or without programmatic dependent launch (cuda3d-swar, cuda3d-pdl).
-template <bool Pdl> class SwarSimulator final : public ByteCubeSimulator {
-public:
-  SwarSimulator(const Problem& problem, const Params& params)
-      : ByteCubeSimulator(problem), z_width_(static_cast<int>(params.get_int("z_width"))) {}
-
-private:
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    launch_swar<Pdl>(in, out, size(), z_width_, torus(), rule(), stream);
-  }
-
-  int z_width_;
-};
+inline MaskRule rule_of(const Problem& problem) {
+  return {problem.rule.birth, problem.rule.survive};
+}
 
 /// CUDA's limit on gridDim.y and gridDim.z.
 inline constexpr std::int64_t max_grid_yz = 65535;
@@ -240,38 +204,6 @@ inline std::optional<std::string> unsupported(const Problem& problem) {
            std::to_string(problem.shape.cells());
   }
   return std::nullopt;
-}
-
-/// v2's geometry: one block of width/4 threads per row y and z_width planes.
-inline std::optional<std::string> swar_unsupported(const Problem& problem, const Params& params) {
-  if (auto reason = unsupported(problem)) return reason;
-  const Shape& shape = problem.shape;
-  const std::int64_t z_width = params.get_int("z_width");
-  if (shape.width % 4 != 0) {
-    return "width must be a multiple of 4 (four cells per uint32), not " +
-           std::to_string(shape.width);
-  }
-  if (shape.width > 4096) {
-    return "width must be at most 4096: one block of width/4 threads per row, at most 1024 "
-           "threads per block; this one is " +
-           std::to_string(shape.width);
-  }
-  if (shape.depth % z_width != 0) {
-    return "depth must be a multiple of z_width=" + std::to_string(z_width) + ", not " +
-           std::to_string(shape.depth);
-  }
-  if (shape.height > max_grid_yz || shape.depth / z_width > max_grid_yz) {
-    return "height and depth/z_width must be at most " + std::to_string(max_grid_yz) +
-           " (CUDA's grid limits)";
-  }
-  return std::nullopt;
-}
-
-inline Axis swar_z_width_axis() {
-  return {.name = "z_width",
-          .default_value = "4",
-          .allowed = swar_z_widths,
-          .description = "cells along z per thread (the seed's Z_WIDTH, 4)"};
 }
 
 } // namespace lifebench::cube

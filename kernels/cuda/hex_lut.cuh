@@ -1,12 +1,13 @@
-// Seed 004's table-driven kernels (hex-cuda-lut, hex-cuda-lut8): one bit per
-// cell, eight cells per byte, one thread per byte, the next states of the byte
-// read from a table indexed by its neighbourhood. The lookup (two 16-bit
-// indices, or one 28-bit index) is a policy: Lookup::next(table, above, middle,
-// below) maps the rows' windows (hex::lut_window) to the next byte.
+// Seed 004's table-driven kernel (hex-cuda-lut, hex-cuda-lut8): one bit per cell,
+// eight cells per byte, one thread per byte, the next states of the byte read from a
+// table indexed by its neighbourhood. The lookup (two 16-bit indices, or one 28-bit
+// index) is a policy: Lookup::next(table, above, middle, below) maps the rows' windows
+// (hex::lut_window) to the next byte. The simulator is hex::LutSimulator.
 #pragma once
 
 #include "common/hex.hpp"
-#include "cuda/hex_simulator.cuh"
+#include "cuda/hex_grid.cuh"
+#include "lifebench/problem.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -34,37 +35,6 @@ __global__ void __launch_bounds__(lut_block_x* lut_block_y)
   out[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns) +
       static_cast<std::size_t>(x)] = static_cast<std::uint8_t>(next);
 }
-
-/// Eight cells per byte on the device, advanced by lut_step<Lookup> with a table
-/// of `table_entries` bytes that the derived class fills.
-template <class Lookup> class LutSimulator : public DeviceGridSimulator<std::uint8_t, true> {
-public:
-  LutSimulator(const Problem& problem, std::size_t table_entries)
-      : DeviceGridSimulator(problem), table_(table_entries) {
-    const auto tail = static_cast<unsigned>(problem.shape.width % 8);
-    last_mask_ = tail == 0 ? 0xFFU : (1U << tail) - 1U;
-  }
-
-protected:
-  [[nodiscard]] cuda::DeviceBuffer<std::uint8_t>& table() { return table_; }
-
-private:
-  void launch(const std::uint8_t* in, std::uint8_t* out, std::uint64_t /*generations*/,
-              cudaStream_t stream) override {
-    const Shape& shape = problem().shape;
-    const auto columns = static_cast<int>(words_per_row<std::uint8_t>(shape.width));
-    const auto height = static_cast<int>(shape.height);
-    const dim3 block(lut_block_x, lut_block_y);
-    const dim3 grid((static_cast<unsigned>(columns) + lut_block_x - 1) / lut_block_x,
-                    (static_cast<unsigned>(height) + lut_block_y - 1) / lut_block_y);
-    const auto kernel =
-        problem().boundary == Boundary::torus ? lut_step<true, Lookup> : lut_step<false, Lookup>;
-    kernel<<<grid, block, 0, stream>>>(in, out, columns, height, table_.data(), last_mask_);
-  }
-
-  cuda::DeviceBuffer<std::uint8_t> table_;
-  unsigned last_mask_ = 0xFFU;
-};
 
 /// What both table kernels refuse.
 inline std::optional<std::string> lut_unsupported(const Problem& problem) {

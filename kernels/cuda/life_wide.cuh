@@ -13,7 +13,6 @@
 #include "cuda/error.cuh"
 #include "cuda/life_lop3.cuh"
 #include "cuda/runtime.cuh"
-#include "lifebench/experiment.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,7 +22,6 @@
 #include <optional>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 namespace lifebench::cuda::life_wide {
 
@@ -197,22 +195,13 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   }
 }
 
-/// A launch configuration: the experiment parameters of every user of these kernels.
+/// A launch configuration: the experiment parameters of every user of these kernels
+/// (cuda/life_wide_simulator.cuh reads them).
 struct Config {
   Schedule schedule = Schedule::registers;
   int rows = 128; ///< registers: rows a lane holds; wavefront: rows a lane writes
   int steps = 8;  ///< generations per launch
   Shifts shifts = Shifts::funnel;
-
-  static Config of(const Params& params) {
-    const std::string how = params.get("shifts");
-    return {params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers,
-            static_cast<int>(params.get_int("rows_per_thread")),
-            static_cast<int>(params.get_int("steps_per_launch")),
-            how == "multiply" ? Shifts::multiply
-            : how == "mixed"  ? Shifts::mixed
-                              : Shifts::funnel};
-  }
 
   /// Rows a lane writes per launch of `steps` generations.
   [[nodiscard]] int written_rows() const {
@@ -229,43 +218,6 @@ struct Config {
     return lop3_per_lane * kWarp / (written_rows() * kOutputWords * 32.0);
   }
 };
-
-/// The parameters of Config, with their defaults.
-inline std::vector<Axis> axes() {
-  return {{.name = "schedule",
-           .default_value = "registers",
-           .allowed = {"registers", "wavefront"},
-           .description = "registers: a lane holds rows_per_thread rows and updates them all "
-                          "each generation; wavefront: a lane streams its column through "
-                          "steps_per_launch generations held at once"},
-          {.name = "rows_per_thread",
-           .default_value = "128",
-           .allowed = {"64", "128", "192", "512", "1024"},
-           .description = "registers: rows a lane holds (64, 128, 192); wavefront: rows a "
-                          "lane writes per launch"},
-          {.name = "steps_per_launch",
-           .default_value = "8",
-           .allowed = {},
-           .description = "generations per launch; registers: 1 to 32 and below "
-                          "rows_per_thread / 2; wavefront: 8 or 16"},
-          {.name = "shifts",
-           .default_value = "funnel",
-           .allowed = {"funnel", "multiply", "mixed"},
-           .description = "west and east neighbour words by funnel shifts (ALU pipe, as LOP3), "
-                          "by multiply-adds (FMA pipe), or west by a funnel shift and east by "
-                          "multiply-adds"}};
-}
-
-/// axes() with cuda-life-wide's fastest configuration as the defaults (wavefront,
-/// 512 rows), for the experiments that run these kernels on parts of a universe.
-inline std::vector<Axis> fastest_axes() {
-  auto fastest = axes();
-  for (auto& axis : fastest) {
-    if (axis.name == "schedule") axis.default_value = "wavefront";
-    if (axis.name == "rows_per_thread") axis.default_value = "512";
-  }
-  return fastest;
-}
 
 /// Why `config` cannot run on a torus of `height` rows of `words_per_row` 32-bit words,
 /// or nothing.

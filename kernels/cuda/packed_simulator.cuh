@@ -1,10 +1,11 @@
 // Host side shared by the bit-packed B3/S23 CUDA experiments of seed 000 and ours
-// (cuda-lop3, cuda-lop3-shuffle, cuda-life-wide): rows of 32-cell words (LSB =
-// leftmost cell) in two device buffers swapped after each launch, CUDA-event
-// timing, a soup made straight into the device words, and the checks they make.
+// (cuda-lop3, cuda-lop3-shuffle, cuda-life-wide; the checks also cuda-multigpu and
+// cuda-outofcore): rows of 32-cell words (LSB = leftmost cell) on the buffered
+// simulator, a soup made straight into the device words, rows downloaded by bands,
+// and the limits these kernels share.
 #pragma once
 
-#include "cuda/ceilings.cuh"
+#include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/error.hpp"
@@ -13,7 +14,6 @@
 #include "lifebench/soup.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -21,7 +21,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace lifebench::cuda_packed {
@@ -67,35 +66,25 @@ inline std::optional<std::string> torus_only(const Problem& problem) {
          "generation; the blog's kernel wraps around)";
 }
 
-/// A run of generations on the packed grid; the derived class launches kernels
-/// from in() to out() and calls swap() after each launch.
-class PackedSimulator : public Simulator {
+/// Rows of 32-cell words on cuda::BufferedSimulator, with what a universe as large as the
+/// device's memory needs: a soup made band by band on the device, and rows downloaded by
+/// bands. The derived class launches kernels from in() to out() and calls swap() after
+/// each launch (launch()).
+class PackedSimulator : public cuda::BufferedSimulator<cuda::PackedRows<std::uint32_t>> {
 public:
   /// `instructions_per_cell_update`: the kernel's LOP3-class instructions per cell
   /// updated (written), for the %lop3 unit of the reports.
   PackedSimulator(const Problem& problem, double instructions_per_cell_update,
                   double bytes_per_generation)
-      : problem_(problem), words_per_row_(static_cast<unsigned>(problem.shape.width / 32)),
-        words_(static_cast<std::size_t>(problem.shape.width / 32 * problem.shape.height)),
+      : BufferedSimulator(problem), words_per_row_(static_cast<unsigned>(problem.shape.width / 32)),
         instructions_per_cell_update_(instructions_per_cell_update),
-        bytes_per_generation_(bytes_per_generation), buffers_{
-                                                         cuda::DeviceBuffer<std::uint32_t>(words_),
-                                                         cuda::DeviceBuffer<std::uint32_t>(
-                                                             words_)} {}
-
-  void upload(const Grid& grid) override {
-    const std::vector<std::uint32_t> words = pack_rows<std::uint32_t>(grid);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(buffers_[current_].data(), words.data(),
-                                        words_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice,
-                                        stream_.get()));
-    stream_.synchronize();
-  }
+        bytes_per_generation_(bytes_per_generation) {}
 
   /// The soup made band by band straight into the device's words: a whole byte grid of
   /// a universe as large as the device's memory would not fit in the host's (512K x 512K
   /// cells are 256 GiB as bytes, 32 GiB here).
   void upload_soup(const SoupSpec& soup) override {
-    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem_.shape.width);
+    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem().shape.width);
     upload_soup_in_bands(soup, std::max<std::int64_t>(1, kSoupBandWords / soup_words));
   }
 
@@ -103,99 +92,63 @@ public:
   void upload_soup_in_bands(const SoupSpec& soup, std::int64_t rows_per_band) {
     static_assert(std::endian::native == std::endian::little,
                   "a row of 64-bit words is then its row of 32-bit words (LSB first)");
-    if (soup.shape != problem_.shape || rows_per_band < 1) {
+    const Shape& shape = problem().shape;
+    if (soup.shape != shape || rows_per_band < 1) {
       throw Error("upload_soup: a " + soup.shape.to_string() + " soup in bands of " +
-                  std::to_string(rows_per_band) + " rows for a " + problem_.shape.to_string() +
-                  " grid");
+                  std::to_string(rows_per_band) + " rows for a " + shape.to_string() + " grid");
     }
-    const std::int64_t height = problem_.shape.height;
-    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem_.shape.width);
-    rows_per_band = std::min(rows_per_band, height);
+    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(shape.width);
+    rows_per_band = std::min(rows_per_band, shape.height);
     std::vector<std::uint64_t> band(static_cast<std::size_t>(rows_per_band * soup_words));
-    for (std::int64_t first = 0; first < height; first += rows_per_band) {
-      const std::int64_t rows = std::min(rows_per_band, height - first);
+    for (std::int64_t first = 0; first < shape.height; first += rows_per_band) {
+      const std::int64_t rows = std::min(rows_per_band, shape.height - first);
       soup_rows(soup, first, rows,
                 std::span(band.data(), static_cast<std::size_t>(rows * soup_words)));
       // Each row's first width / 32 words: a 64-bit row may end in a padding word.
       LIFEBENCH_CUDA_CALL(cudaMemcpy2DAsync(
-          buffers_[current_].data() + static_cast<std::size_t>(first) * words_per_row_,
+          in() + static_cast<std::size_t>(first) * words_per_row_,
           words_per_row_ * sizeof(std::uint32_t), band.data(), soup_words * sizeof(std::uint64_t),
           words_per_row_ * sizeof(std::uint32_t), static_cast<std::size_t>(rows),
-          cudaMemcpyHostToDevice, stream_.get()));
-      stream_.synchronize(); // before the next band overwrites `band`
+          cudaMemcpyHostToDevice, stream()));
+      synchronize(); // before the next band overwrites `band`
     }
-  }
-
-  Grid download() override {
-    const std::vector<std::uint32_t> words = download_rows(0, problem_.shape.height);
-    Grid grid(problem_.shape);
-    unpack_rows<std::uint32_t>(std::span<const std::uint32_t>(words), grid);
-    return grid;
   }
 
   /// Rows first .. first + count - 1 of the current state, as words: a part of a universe
   /// too large to download whole as a grid.
   [[nodiscard]] std::vector<std::uint32_t> download_rows(std::int64_t first,
                                                          std::int64_t count) const {
-    if (first < 0 || count < 0 || first + count > problem_.shape.height) {
+    if (first < 0 || count < 0 || first + count > problem().shape.height) {
       throw Error("download_rows: rows " + std::to_string(first) + " + " + std::to_string(count) +
-                  " of " + std::to_string(problem_.shape.height));
+                  " of " + std::to_string(problem().shape.height));
     }
     const std::size_t offset = static_cast<std::size_t>(first) * words_per_row_;
     std::vector<std::uint32_t> words(static_cast<std::size_t>(count) * words_per_row_);
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), buffers_[current_].data() + offset,
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(words.data(), in() + offset,
                                         words.size() * sizeof(std::uint32_t),
-                                        cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
+                                        cudaMemcpyDeviceToHost, stream()));
+    synchronize();
     return words;
   }
 
-  void advance(std::uint64_t generations) override {
-    launch(generations);
-    stream_.synchronize();
-  }
-
-  double timed_advance(std::uint64_t generations) override {
-    timer_.start(stream_.get());
-    launch(generations);
-    timer_.stop(stream_.get());
-    return timer_.seconds();
-  }
-
-  [[nodiscard]] std::string clock() const override { return "cuda_events"; }
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    auto info = cuda::device_info();
-    info.merge(cuda::measured_ceilings());
-    info["instructions_per_cell_update"] = std::to_string(instructions_per_cell_update_);
-    return info;
-  }
   [[nodiscard]] std::optional<double> bytes_per_generation() const override {
     return bytes_per_generation_;
   }
 
 protected:
-  virtual void launch(std::uint64_t generations) = 0;
-
-  [[nodiscard]] const Problem& problem() const { return problem_; }
   [[nodiscard]] unsigned words_per_row() const { return words_per_row_; }
-  [[nodiscard]] unsigned height() const { return static_cast<unsigned>(problem_.shape.height); }
-  [[nodiscard]] cudaStream_t stream() const { return stream_.get(); }
-  [[nodiscard]] const std::uint32_t* in() const { return buffers_[current_].data(); }
-  [[nodiscard]] std::uint32_t* out() { return buffers_[1 - current_].data(); }
-  void swap() { current_ = 1 - current_; }
+  [[nodiscard]] unsigned height() const { return static_cast<unsigned>(problem().shape.height); }
+
+  [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    return {{"instructions_per_cell_update", std::to_string(instructions_per_cell_update_)}};
+  }
 
 private:
   static constexpr std::int64_t kSoupBandWords = std::int64_t{1} << 24; // 128 MiB of soup
 
-  Problem problem_;
   unsigned words_per_row_;
-  std::size_t words_;
   double instructions_per_cell_update_;
   double bytes_per_generation_;
-  cuda::Stream stream_;
-  cuda::EventTimer timer_;
-  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> buffers_;
-  int current_ = 0;
 };
 
 } // namespace lifebench::cuda_packed

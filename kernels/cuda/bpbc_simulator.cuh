@@ -1,0 +1,104 @@
+// The harness side of the cuda-bpbc experiments (seed 003): the multi-step experiments'
+// parameters and what they refuse, and their simulator, the tiles of cuda/bpbc_tile.cuh
+// on the column-major layout, ceil(generations / t) launches.
+#pragma once
+
+#include "cuda/bpbc_tile.cuh"
+#include "cuda/buffered_simulator.cuh"
+#include "cuda/error.cuh"
+#include "lifebench/experiment.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench::bpbc_tile {
+
+/// The parameters of the multi-step experiments, spelled as in the paper.
+struct MultistepParams {
+  int tile;         ///< d
+  int steps;        ///< t
+  bool double_word; ///< DOUBLE-WORD, else SINGLE-WORD
+
+  static MultistepParams of(const Params& params) {
+    return {static_cast<int>(params.get_int("tile")),
+            static_cast<int>(params.get_int("steps_per_launch")), params.get("words") == "double"};
+  }
+};
+
+/// The axes the multi-step experiments share.
+inline std::vector<Axis> multistep_axes() {
+  // Name, default, allowed values, description.
+  return {
+      {"tile", "64", {"32", "64"}, "d: 32x32 tiles of 32-bit words or 64x64 tiles of 64-bit words"},
+      {"words",
+       "double",
+       {"single", "double"},
+       "SINGLE-WORD (34 operations a word) or DOUBLE-WORD (59 operations for two words; "
+       "tile=64 only)"},
+      {"steps_per_launch",
+       "8",
+       {"1", "2", "4", "8", "16"},
+       "t, generations per launch; patches are (d-2t) x (d-2t)"}};
+}
+
+/// Refusals of the multi-step kernels, beyond unsupported_layout().
+inline std::optional<std::string> unsupported_multistep(const Problem& problem,
+                                                        const Params& params) {
+  const auto [tile, steps, double_word] = MultistepParams::of(params);
+  if (auto reason = unsupported_layout(problem, tile)) return reason;
+  if (problem.boundary != Boundary::torus) {
+    return std::string("torus only (the paper's wrapped-around universe): tiles read their "
+                       "margins across the edges");
+  }
+  if (2 * steps >= tile) {
+    return "steps_per_launch must be below tile/2 = " + std::to_string(tile / 2) +
+           " (the clean patch has d - 2t = " + std::to_string(tile - 2 * steps) + " cells)";
+  }
+  if (double_word && tile == 32) {
+    return std::string("words=double needs tile=64: a lane of a 32x32 tile holds one 32-bit "
+                       "word (the paper runs SINGLE-WORD there)");
+  }
+  constexpr std::int64_t max_grid_y = 65535;
+  const std::int64_t patch = tile - 2 * steps;
+  if ((problem.shape.height + patch - 1) / patch > max_grid_y) {
+    return "height must be at most " + std::to_string(max_grid_y * patch) +
+           " (one block row per patch row, CUDA's grid y limit)";
+  }
+  return std::nullopt;
+}
+
+/// The multi-step simulator: ceil(generations / t) launches, the last one of the remaining
+/// generations (fewer steps on the same tiles leave a larger clean part). Each launch first
+/// zeroes the output, which its blocks OR their patches into.
+template <class W, bool Double, class Exchange>
+class MultistepSimulator final : public cuda::BufferedSimulator<ColumnWords<W>> {
+  using Base = cuda::BufferedSimulator<ColumnWords<W>>;
+
+public:
+  MultistepSimulator(const Problem& problem, int steps) : Base(problem), steps_(steps) {}
+
+  /// A launch moves the state once for up to t generations: no fixed traffic per generation.
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override { return std::nullopt; }
+
+private:
+  void launch(std::uint64_t generations) override {
+    const Multistep<W> geometry{columns_of<W>(this->problem().shape), steps_};
+    const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
+                    static_cast<unsigned>(geometry.patches_y()));
+    this->launches(generations, [&](const W* in, W* out, std::uint64_t left) {
+      const auto steps = std::min(left, static_cast<std::uint64_t>(steps_));
+      LIFEBENCH_CUDA_CALL(cudaMemsetAsync(out, 0, this->state_bytes(), this->stream()));
+      multistep_kernel<W, Double, Exchange>
+          <<<grid, 32, 0, this->stream()>>>(in, out, geometry, static_cast<int>(steps));
+      return steps;
+    });
+  }
+
+  int steps_;
+};
+
+} // namespace lifebench::bpbc_tile

@@ -1,0 +1,96 @@
+// The harness side of the wide kernels (cuda/life_wide.cuh): their parameters, which
+// cuda-life-wide, cuda-multigpu and cuda-outofcore share, and cuda-life-wide's simulator,
+// the kernels' launches on a whole grid, a torus (shared by the experiment and its GPU
+// test).
+#pragma once
+
+#include "cuda/life_wide.cuh"
+#include "cuda/packed_simulator.cuh"
+#include "lifebench/experiment.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench::cuda::life_wide {
+
+/// The launch configuration an experiment's parameters give.
+inline Config config_of(const Params& params) {
+  const std::string how = params.get("shifts");
+  return {params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers,
+          static_cast<int>(params.get_int("rows_per_thread")),
+          static_cast<int>(params.get_int("steps_per_launch")),
+          how == "multiply" ? Shifts::multiply
+          : how == "mixed"  ? Shifts::mixed
+                            : Shifts::funnel};
+}
+
+/// The parameters of Config, with their defaults.
+inline std::vector<Axis> axes() {
+  // Name, default, allowed values (none: any that unsupported() accepts), description.
+  return {{"schedule",
+           "registers",
+           {"registers", "wavefront"},
+           "registers: a lane holds rows_per_thread rows and updates them all each generation; "
+           "wavefront: a lane streams its column through steps_per_launch generations held at "
+           "once"},
+          {"rows_per_thread",
+           "128",
+           {"64", "128", "192", "512", "1024"},
+           "registers: rows a lane holds (64, 128, 192); wavefront: rows a lane writes per "
+           "launch"},
+          {"steps_per_launch",
+           "8",
+           {},
+           "generations per launch; registers: 1 to 32 and below rows_per_thread / 2; "
+           "wavefront: 8 or 16"},
+          {"shifts",
+           "funnel",
+           {"funnel", "multiply", "mixed"},
+           "west and east neighbour words by funnel shifts (ALU pipe, as LOP3), by multiply-adds "
+           "(FMA pipe), or west by a funnel shift and east by multiply-adds"}};
+}
+
+/// axes() with cuda-life-wide's fastest configuration as the defaults (wavefront,
+/// 512 rows), for the experiments that run these kernels on parts of a universe.
+inline std::vector<Axis> fastest_axes() {
+  auto fastest = axes();
+  for (auto& axis : fastest) {
+    if (axis.name == "schedule") axis.default_value = "wavefront";
+    if (axis.name == "rows_per_thread") axis.default_value = "512";
+  }
+  return fastest;
+}
+
+/// cuda-life-wide: the kernels on a whole grid, a torus.
+class WideSimulator final : public cuda_packed::PackedSimulator {
+public:
+  WideSimulator(const Problem& problem, const Config& config)
+      : PackedSimulator(problem, config.instructions_per_cell(),
+                        // each word read and written once per launch
+                        2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
+        config_(config) {}
+
+  /// Why the kernels with `params` cannot run on the grid of `problem`, or nothing.
+  static std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+    if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
+    if (auto reason = cuda_packed::torus_only(problem)) return reason;
+    if (auto reason = life_wide::unsupported(config_of(params), problem.shape.width / 32,
+                                             problem.shape.height)) {
+      return reason;
+    }
+    return cuda_packed::beyond_device_memory(problem);
+  }
+
+private:
+  void launch(std::uint64_t generations) override {
+    launches(generations, [&](const std::uint32_t* in, std::uint32_t* out, std::uint64_t left) {
+      return life_wide::launch(config_, in, out, words_per_row(), height(), left, stream());
+    });
+  }
+
+  Config config_;
+};
+
+} // namespace lifebench::cuda::life_wide
