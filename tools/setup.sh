@@ -59,6 +59,8 @@ install_packages() {
     nlohmann-json3-dev
     opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
     python3 clang-format clang-tidy
+    # The fuzz targets: clang with libFuzzer and the sanitizers' runtimes.
+    clang libclang-rt-dev
   )
   # The report's render test drives a headless Chromium: Debian packages it as
   # `chromium`; where there is none (Ubuntu ships a snap), LIFEBENCH_CHROMIUM names one.

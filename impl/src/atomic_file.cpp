@@ -44,10 +44,9 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
-/// Flushes `path` (a file or a folder) to the disk; errors name `shown`, the file the
-/// user asked for.
-void sync_to_disk(const std::filesystem::path& path, const std::filesystem::path& shown) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+/// Flushes `file` (or a folder) to the disk; errors name `shown`, the file the user asked for.
+void sync_to_disk(const std::filesystem::path& file, const std::filesystem::path& shown) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw Error("cannot sync " + shown.string() + " to disk: " + os_reason());
   const int synced = ::fsync(fd);
   const std::string reason = synced != 0 ? os_reason() : "";
