@@ -67,3 +67,5 @@ if(LIFEBENCH_ENABLE_REPORT)
                         "run tools/setup.sh, or configure with -DLIFEBENCH_ENABLE_REPORT=OFF")
   endif()
 endif()
+
+include(LifebenchMpi)

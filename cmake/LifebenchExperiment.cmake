@@ -1,16 +1,21 @@
 include(LifebenchOpenCL)
 
 # lifebench_add_experiment(NAME <name> BACKEND cpu|simd|cuda|opencl SOURCES <files...>
-#                          [LIBRARIES <targets...>] [TEST_ONLY])
+#                          [LIBRARIES <targets...>] [TEST_ONLY]
+#                          [RANK_SOURCES <files...> [RANK_LIBRARIES <targets...>]])
 #
 # Builds experiments/<name> as the executable lifebench-exp-<name> (target
 # lifebench.exp.<name>), linked with the harness main, copies its sweep.toml
 # beside it for the driver, and registers its conformance test. An experiment
 # whose backend is switched off is not built. TEST_ONLY experiments (fault
 # injection for the harness tests) go to a folder the driver does not search
-# by default and have no sweep.toml.
+# by default and have no sweep.toml. RANK_SOURCES make an MPI experiment: its rank
+# program lifebench-rank-<name> (target lifebench.rank.<name>, kernels/mpi/rank_main.hpp)
+# is built beside it, and the experiment links kernels/mpi/ranks_simulator.hpp, which
+# starts the ranks; neither is built where MPI is switched off.
 function(lifebench_add_experiment)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND" "SOURCES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND"
+                        "SOURCES;LIBRARIES;RANK_SOURCES;RANK_LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "lifebench_add_experiment: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -23,7 +28,8 @@ function(lifebench_add_experiment)
   endif()
   if((arg_BACKEND STREQUAL "cuda" AND NOT LIFEBENCH_ENABLE_CUDA)
      OR (arg_BACKEND STREQUAL "opencl" AND NOT LIFEBENCH_ENABLE_OPENCL)
-     OR (arg_BACKEND STREQUAL "simd" AND NOT LIFEBENCH_ENABLE_HWY))
+     OR (arg_BACKEND STREQUAL "simd" AND NOT LIFEBENCH_ENABLE_HWY)
+     OR (arg_RANK_SOURCES AND NOT LIFEBENCH_ENABLE_MPI))
     return()
   endif()
 
@@ -42,6 +48,19 @@ function(lifebench_add_experiment)
     endif()
   elseif(arg_BACKEND STREQUAL "simd")
     target_link_libraries(${target} PRIVATE hwy::hwy)
+  endif()
+  if(arg_RANK_SOURCES)
+    set(ranks lifebench.rank.${arg_NAME})
+    add_executable(${ranks} ${arg_RANK_SOURCES})
+    set_target_properties(${ranks} PROPERTIES OUTPUT_NAME lifebench-rank-${arg_NAME}
+                                              RUNTIME_OUTPUT_DIRECTORY $<TARGET_FILE_DIR:${target}>)
+    target_link_libraries(${ranks} PRIVATE lifebench::kernels_mpi_rank lifebench::warnings
+                                           ${arg_RANK_LIBRARIES})
+    if(arg_BACKEND STREQUAL "cuda")
+      target_link_libraries(${ranks} PRIVATE lifebench::kernels_cuda)
+    endif()
+    target_link_libraries(${target} PRIVATE lifebench::kernels_mpi_launch)
+    add_dependencies(${target} ${ranks}) # built with the experiment, which starts it
   endif()
 
   if(arg_TEST_ONLY)

@@ -21,7 +21,8 @@ command -v apt-get >/dev/null || die "apt-get not found: only Debian and Ubuntu 
 
 # What the offline GPU machine image lacks; unpacked into the prefix.
 prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohmann-json3-dev
-                 libgtest-dev libgmock-dev)
+                 libgtest-dev libgmock-dev
+                 golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it
 
 make_prefix() {
   local dir=$1
@@ -50,15 +51,20 @@ make_prefix() {
   done
   say "offline prefix ready: $dir"
   say "on the offline machine: export LIFEBENCH_DEPS_PREFIX=$dir (or -DLIFEBENCH_DEPS_PREFIX=$dir)"
+  say "and, for the external-golly experiments: export LIFEBENCH_BGOLLY=$dir/usr/bin/bgolly"
 }
 
 install_packages() {
   local packages=(
     cmake ninja-build g++ pkg-config git
     libbenchmark-dev libgtest-dev libgmock-dev libhwy-dev libtomlplusplus-dev libcli11-dev
-    nlohmann-json3-dev
+    nlohmann-json3-dev libopenmpi-dev openmpi-bin
     opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
     python3 clang-format clang-tidy
+    # Google Benchmark's tools/compare.py, which a test runs on benchmarks.json.
+    libbenchmark-tools
+    # bgolly, the program the external experiments external-golly-* run.
+    golly
     # The fuzz targets: clang with libFuzzer and the sanitizers' runtimes.
     clang libclang-rt-dev
   )
@@ -83,22 +89,30 @@ install_packages() {
   fi
 }
 
-# The report generator runs under the python3 that CMake finds first on PATH.
+# The report generator runs under the python3 that CMake finds first on PATH and imports
+# matplotlib; scipy is for tests: Google Benchmark's compare.py (its U test) and the check of
+# lifebench compare's p-values.
 install_python_modules() {
-  local python
+  local python module missing=()
   python=$(command -v python3) || die "python3 not found"
-  if "$python" -c 'import matplotlib' 2>/dev/null; then
-    say "matplotlib available to $python"
+  for module in matplotlib scipy; do
+    "$python" -c "import $module" 2>/dev/null || missing+=("$module")
+  done
+  if ((${#missing[@]} == 0)); then
+    say "matplotlib and scipy available to $python"
     return
   fi
   if [[ $("$python" -c 'import sys; print(sys.prefix)') == /usr ]]; then
     "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq python3-matplotlib >/dev/null
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
+      "${missing[@]/#/python3-}" >/dev/null
   else
-    "$python" -m pip install --quiet matplotlib
+    "$python" -m pip install --quiet "${missing[@]}"
   fi
-  "$python" -c 'import matplotlib' || die "matplotlib could not be installed for $python"
-  say "matplotlib installed for $python"
+  for module in "${missing[@]}"; do
+    "$python" -c "import $module" || die "$module could not be installed for $python"
+  done
+  say "${missing[*]} installed for $python"
 }
 
 # The CUDA Toolkit is NVIDIA's, not the distribution's (Debian's nvcc 11.8 has no

@@ -1,6 +1,7 @@
 // The universe file an out-of-core simulator keeps its state in (cpu-outofcore,
-// cuda-outofcore): a name of its own in the `folder` parameter's folder, written by
-// upload, read by download, removed with the simulator.
+// cuda-outofcore; and the MPI experiments, whose ranks read and write it): a name of its
+// own in the `folder` parameter's folder, written by upload, read by download, removed with
+// the simulator.
 #pragma once
 
 #include "lifebench/experiment.hpp"
@@ -41,10 +42,12 @@ inline std::optional<std::string> folder_unsupported(const Params& params) {
 
 class UniverseFile {
 public:
-  UniverseFile(const Problem& problem, const Params& params)
+  /// `user` names the file's user in its name: lifebench-<user>-<random>.lbu.
+  UniverseFile(const Problem& problem, const Params& params, const std::string& user = "outofcore")
       : problem_(problem),
-        path_(folder_of(params) / ("lifebench-outofcore-" + std::to_string(std::random_device{}()) +
-                                   std::to_string(std::random_device{}()) + ".lbu")) {}
+        path_(folder_of(params) /
+              ("lifebench-" + user + "-" + std::to_string(std::random_device{}()) +
+               std::to_string(std::random_device{}()) + ".lbu")) {}
   ~UniverseFile() {
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);

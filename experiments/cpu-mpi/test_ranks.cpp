@@ -1,0 +1,98 @@
+// The MPI experiments' host-side logic: the bands' geometry, and the failure lines read from
+// what Open MPI 4 (Debian 12) and 5 (the offline prefix) print when a rank fails.
+#include "mpi/bands.hpp"
+#include "mpi/rank_failure.hpp"
+
+#include <gtest/gtest.h>
+
+namespace lifebench::mpi {
+namespace {
+
+TEST(Bands, CoverTheRowsOnceAsEvenlyAsTheHeightAllows) {
+  const Bands bands{64, 3, 5};
+  EXPECT_EQ(bands.first_row(0), 0);
+  EXPECT_EQ(bands.rows(0), 21);
+  EXPECT_EQ(bands.first_row(1), 21);
+  EXPECT_EQ(bands.rows(1), 21);
+  EXPECT_EQ(bands.first_row(2), 42);
+  EXPECT_EQ(bands.rows(2), 22);
+  EXPECT_EQ(bands.first_row(3), 64);
+}
+
+TEST(Bands, NeighboursWrapAroundTheRanks) {
+  const Bands three{64, 3, 5};
+  EXPECT_EQ(three.above(0), 2);
+  EXPECT_EQ(three.below(2), 0);
+  EXPECT_EQ(three.above(1), 0);
+  EXPECT_EQ(three.below(1), 2);
+  const Bands one{64, 1, 5};
+  EXPECT_EQ(one.above(0), 0);
+  EXPECT_EQ(one.below(0), 0);
+}
+
+TEST(Bands, RefuseBandsShorterThanTheirHalo) {
+  EXPECT_FALSE(Bands({64, 4, 16}).unsupported());
+  EXPECT_EQ(Bands({64, 5, 16}).unsupported(),
+            "the height 64 does not split into 5 bands of at least halo_steps=16 rows (a halo "
+            "comes from one neighbour)");
+  EXPECT_TRUE(Bands({64, 0, 16}).unsupported());
+  EXPECT_TRUE(Bands({64, 2, 0}).unsupported());
+}
+
+TEST(Bands, HaloBytesAreTwoRowsARankAGeneration) {
+  EXPECT_EQ(Bands({64, 3, 5}).halo_bytes_per_generation(4096), 3 * 2 * 4096.0);
+}
+
+TEST(RankFailure, TakesTheFirstLineARankPrinted) {
+  const std::string output =
+      "lifebench: error: rank 2: cannot read /tmp/u.lbu: No such file or directory\n"
+      "lifebench: error: rank 0: cannot read /tmp/u.lbu: No such file or directory\n"
+      "------------------------------------------------------------------------\n"
+      "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n";
+  EXPECT_EQ(rank_failure(output, "mpirun exited with code 1"),
+            "rank 2: cannot read /tmp/u.lbu: No such file or directory");
+}
+
+TEST(RankFailure, NamesARankKilledByASignal) {
+  const std::string open_mpi_4 =
+      "--------------------------------------------------------------------------\n"
+      "Primary job  terminated normally, but 1 process returned\n"
+      "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+      "--------------------------------------------------------------------------\n"
+      "--------------------------------------------------------------------------\n"
+      "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).\n"
+      "--------------------------------------------------------------------------\n";
+  EXPECT_EQ(rank_failure(open_mpi_4, "mpirun exited with code 137"),
+            "rank 1: killed by signal 9 (Killed)");
+  const std::string open_mpi_5 =
+      "--------------------------------------------------------------------------\n"
+      "prterun noticed that process rank 3 with PID 24163 on node vm exited on\n"
+      "signal 11 (Segmentation fault).\n"
+      "--------------------------------------------------------------------------\n";
+  EXPECT_EQ(rank_failure(open_mpi_5, "mpirun exited with code 139"),
+            "rank 3: killed by signal 11 (Segmentation fault)");
+}
+
+TEST(RankFailure, NamesARankThatExitedWithACode) {
+  const std::string open_mpi_4 =
+      "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+      "the job to be terminated. The first process to do so was:\n\n"
+      "  Process name: [[24138,1],1]\n  Exit code:    3\n";
+  EXPECT_EQ(rank_failure(open_mpi_4, "mpirun exited with code 3"), "rank 1: exited with code 3");
+  const std::string open_mpi_5 =
+      "prterun detected that one or more processes exited with non-zero status,\n"
+      "thus causing the job to be terminated. The first process to do so was:\n\n"
+      "   Process name: [prterun-vm-13140@1,2]\n   Exit code:    3\n";
+  EXPECT_EQ(rank_failure(open_mpi_5, "mpirun exited with code 3"), "rank 2: exited with code 3");
+}
+
+TEST(RankFailure, ElseSaysHowMpirunEndedWithItsLastLine) {
+  EXPECT_EQ(rank_failure("---------\nThere are not enough slots available\n---------\n",
+                         "mpirun exited with code 1"),
+            "mpirun exited with code 1: There are not enough slots available");
+  EXPECT_EQ(rank_failure("", "mpirun killed by signal 15 (Terminated)"),
+            "mpirun killed by signal 15 (Terminated)");
+}
+
+} // namespace
+} // namespace lifebench::mpi

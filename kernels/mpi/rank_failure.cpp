@@ -1,0 +1,40 @@
+#include "mpi/rank_failure.hpp"
+
+#include <cstring>
+#include <regex>
+#include <sstream>
+
+namespace lifebench::mpi {
+
+std::string rank_failure(std::string_view output, const std::string& mpirun_end) {
+  // A rank's own line: what it found wrong, before it aborted the others.
+  constexpr std::string_view kPrefix = "lifebench: error: ";
+  if (const auto at = output.find(std::string(kPrefix) + "rank "); at != std::string_view::npos) {
+    const auto start = at + kPrefix.size();
+    return std::string(output.substr(start, output.find('\n', start) - start));
+  }
+  // mpirun's notes, their lines wrapped anywhere (Open MPI 4 and 5 word them alike).
+  const std::string text = std::regex_replace(std::string(output), std::regex(R"(\s+)"), " ");
+  std::smatch match;
+  if (std::regex_search(text, match,
+                        std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on )"
+                                   R"(signal (\d+))"))) {
+    const int signal = std::stoi(match[2]);
+    return "rank " + match[1].str() + ": killed by signal " + match[2].str() + " (" +
+           strsignal(signal) + ")";
+  }
+  if (std::regex_search(text, match,
+                        std::regex(R"(Process name: \[(?:\[\d+,\d+\]|[^\[\],]+),(\d+)\] )"
+                                   R"(Exit code: (\d+))"))) {
+    return "rank " + match[1].str() + ": exited with code " + match[2].str();
+  }
+  // Else how mpirun ended, with its last line that says something.
+  std::string last;
+  std::istringstream lines{std::string(output)};
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(" -\t\r") != std::string::npos) last = line;
+  }
+  return last.empty() ? mpirun_end : mpirun_end + ": " + last;
+}
+
+} // namespace lifebench::mpi

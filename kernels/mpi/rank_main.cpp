@@ -1,0 +1,165 @@
+#include "mpi/rank_main.hpp"
+
+#include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
+#include "lifebench/universe.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <map>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+#include <vector>
+
+namespace lifebench::mpi {
+namespace {
+
+struct Arguments {
+  std::filesystem::path universe;
+  std::uint64_t generations = 0;
+  std::filesystem::path report;
+  Params params;
+};
+
+Arguments parse_arguments(int argc, char** argv) {
+  if (argc < 4) throw Error("usage: UNIVERSE.lbu GENERATIONS REPORT.json [name=value ...]");
+  Arguments args{argv[1], 0, argv[3], {}};
+  const std::string_view generations(argv[2]);
+  const auto [end, error] = std::from_chars(
+      generations.data(), generations.data() + generations.size(), args.generations);
+  if (error != std::errc{} || end != generations.data() + generations.size()) {
+    throw Error("bad generation count \"" + std::string(generations) + "\"");
+  }
+  std::map<std::string, std::string> values;
+  for (int i = 4; i < argc; ++i) {
+    const std::string_view pair(argv[i]);
+    const auto equals = pair.find('=');
+    if (equals == std::string_view::npos)
+      throw Error("bad parameter \"" + std::string(pair) + "\"");
+    values[std::string(pair.substr(0, equals))] = std::string(pair.substr(equals + 1));
+  }
+  args.params = Params(std::move(values));
+  return args;
+}
+
+/// Writes `rows` over rows first_row ... of the universe file, in place.
+void write_rows(const std::filesystem::path& path, std::int64_t first_row, std::int64_t row_words,
+                std::span<const std::uint64_t> rows) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot write " + path.string() + ": " + std::strerror(errno));
+  const auto* bytes = reinterpret_cast<const char*>(rows.data());
+  std::size_t done = 0;
+  const std::size_t size = rows.size_bytes();
+  const auto offset = static_cast<off_t>(kUniverseDataOffset + first_row * row_words * 8);
+  while (done < size) {
+    const ssize_t n = ::pwrite(fd, bytes + done, size - done, offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = errno;
+      ::close(fd);
+      throw Error("cannot write " + path.string() + ": " + std::strerror(error));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) throw Error("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+/// The MPI library's name and version ("Open MPI v4.1.4").
+std::string library_version() {
+  std::string text(MPI_MAX_LIBRARY_VERSION_STRING, '\0');
+  int length = 0;
+  check_mpi(MPI_Get_library_version(text.data(), &length), "MPI_Get_library_version");
+  text.resize(static_cast<std::size_t>(length));
+  return text.substr(0, text.find_first_of(",\n"));
+}
+
+/// One rank's run, from its arguments to its band written back (and the report, on rank 0).
+void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& make) {
+  const Arguments args = parse_arguments(argc, argv);
+  MPI_Comm host = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
+  RankContext context;
+  context.rank = rank;
+  check_mpi(MPI_Comm_rank(host, &context.local_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(host, &context.local_ranks), "MPI_Comm_size");
+  check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
+  int hosts = 0;
+  const int first_of_host = context.local_rank == 0 ? 1 : 0;
+  check_mpi(MPI_Allreduce(&first_of_host, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+            "MPI_Allreduce");
+
+  std::vector<std::uint64_t> rows;
+  {
+    UniverseReader reader(args.universe);
+    context.problem = reader.header().problem;
+    context.params = args.params;
+    context.bands = Bands{context.problem.shape.height, ranks,
+                          static_cast<int>(args.params.get_int("halo_steps"))};
+    if (auto reason = context.bands.unsupported()) throw Error(*reason);
+    context.row_words = reader.header().words_per_row();
+    rows.resize(static_cast<std::size_t>(context.rows() * context.row_words));
+    reader.read_rows(context.bands.first_row(rank), context.rows(), rows);
+  }
+  const std::unique_ptr<BandStepper> stepper = make(context);
+  stepper->load(rows);
+
+  // Every band loaded before the clock starts, every band advanced before it stops.
+  check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  stepper->advance(args.generations);
+  check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const double seconds = MPI_Wtime() - start;
+
+  stepper->store(rows);
+  write_rows(args.universe, context.bands.first_row(rank), context.row_words, rows);
+  if (rank == 0) {
+    const nlohmann::json report{{"seconds", seconds},
+                                {"hosts", hosts},
+                                {"mpi_library", library_version()},
+                                {"device", stepper->device()}};
+    write_file_atomically(args.report, [&](std::ostream& out) { out << report.dump() << "\n"; });
+  }
+}
+
+} // namespace
+
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  std::string text(MPI_MAX_ERROR_STRING, '\0');
+  int length = 0;
+  MPI_Error_string(code, text.data(), &length);
+  text.resize(static_cast<std::size_t>(length));
+  throw Error(std::string(call) + ": " + text);
+}
+
+int rank_main(int argc, char** argv, const MakeStepper& make) {
+  int provided = 0;
+  // Funneled: a stepper's worker threads make no MPI calls; its calling thread does.
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return 1;
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  try {
+    if (provided < MPI_THREAD_FUNNELED) throw Error("the MPI library does not support threads");
+    run_rank(argc, argv, rank, ranks, make);
+  } catch (const std::exception& error) {
+    // One line that the experiment process reports; then no rank is left waiting for this one.
+    std::string why = error.what();
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    std::cerr << "lifebench: error: rank " << rank << ": " << why << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+} // namespace lifebench::mpi
