@@ -5,6 +5,7 @@
 #include "text.hpp"
 
 #include <array>
+#include <bit>
 
 namespace lifebench {
 
@@ -22,7 +23,8 @@ int Rule::neighbours() const {
 
 namespace {
 
-/// Counts as Golly writes them ("23"), comma-separated once one has two digits.
+/// Counts as Golly writes them ("23"), comma-separated once one has two digits; a lone
+/// count of two digits takes a trailing comma ("13,"), as "13" reads as 1 and 3.
 std::string format_counts(std::uint32_t counts) {
   const bool commas = (counts >> 10U) != 0;
   std::string text;
@@ -31,6 +33,7 @@ std::string format_counts(std::uint32_t counts) {
     if (commas && !text.empty()) text += ',';
     text += std::to_string(n);
   }
+  if (commas && std::has_single_bit(counts)) text += ',';
   return text;
 }
 

@@ -73,7 +73,8 @@ private:
     return rule;
   }
 
-  /// A set of counts: one digit each, or comma-separated numbers once it holds a comma.
+  /// A set of counts: one digit each, or comma-separated numbers once it holds a comma; a
+  /// lone count above 9 takes a trailing comma ("13,"), as "13" is 1 and 3.
   [[nodiscard]] std::uint32_t parse_counts(std::string_view counts, const std::string& what,
                                            const Rule& rule) const {
     std::uint32_t bits = 0;
@@ -86,7 +87,11 @@ private:
       bits |= 1U << n;
     };
     if (counts.find(',') != std::string_view::npos) {
-      for (const auto item : detail::split(counts, ',')) {
+      auto items = detail::split(counts, ',');
+      if (items.size() == 2 && items[1].empty() && detail::parse_decimal(items[0]) >= 10U) {
+        items.pop_back();
+      }
+      for (const auto item : items) {
         const auto n = detail::parse_decimal(item);
         if (!n) throw fail(detail::quote(item) + " in the " + what + " counts is not a number");
         add(*n);

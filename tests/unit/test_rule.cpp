@@ -59,6 +59,17 @@ TEST(Rule, CommaSeparatedCounts) {
   EXPECT_EQ(parse_rule_spec("B2,3/S23").rule, parse_rule_spec("B23/S23").rule);
   EXPECT_EQ(parse_rule_spec("B26/S0,26/3D").rule.to_string(), "B26/S0,26/3D");
   EXPECT_EQ(parse_rule_spec("B2,6/S5/3D").rule.to_string(), "B26/S5/3D");
+  // A lone count above 9 takes a trailing comma: "13" reads as 1 and 3. Found by fuzzing:
+  // "B6,13/S22,22/3D" was written "B6,13/S22/3D", which reads as survival on 2.
+  const Rule lone = parse_rule_spec("B6,13/S22,22/3D").rule;
+  EXPECT_EQ(lone.survive, 1U << 22U);
+  EXPECT_EQ(lone.to_string(), "B6,13/S22,/3D");
+  EXPECT_EQ(parse_rule_spec(lone.to_string()).rule, lone);
+  EXPECT_EQ(parse_rule_spec("B13,/S/3D").rule.birth, 1U << 13U);
+  EXPECT_EQ(parse_rule_spec("B13/S/3D").rule.birth, (1U << 1U) | (1U << 3U));
+  for (const char* text : {"B6,13,/S5/3D", "B6,,13/S5/3D", "B,/S5/3D", "B6,/S5/3D"}) {
+    EXPECT_THROW(parse_rule_spec(text), Error) << text;
+  }
 }
 
 TEST(Rule, GollyVariantsReadToTheCanonicalForm) {

@@ -5,7 +5,8 @@
 //   B2/S34H             hexagonal (6): the square array's NE and SW cells are
 //                       not neighbours (Golly's convention)
 //   B6/S567/3D          three-dimensional, 26 neighbours; counts above 9 are
-//                       written comma-separated: B6,13/S5,6,7,12/3D
+//                       written comma-separated: B6,13/S5,6,7,12/3D, and a
+//                       lone one with a trailing comma: B13,/S5/3D
 //
 // followed by an optional bounded grid: ":T<w>,<h>[,<d>]" (torus) or
 // ":P<w>,<h>[,<d>]" (plane, dead outside); one size alone stands for all of
