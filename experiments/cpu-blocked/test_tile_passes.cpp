@@ -1,0 +1,77 @@
+// cpu-blocked's tile passes (kernels/cpu/blocked_tiles.cpp) on every SIMD target Highway
+// compiled them for that this CPU runs, against the reference: tiles narrower and shorter
+// than the grid, so that a pass crosses tile edges both ways (vectors and a scalar tail),
+// on a torus and a dead boundary, over the whole grid and over a band of its rows.
+#define HWY_WANT_AVX3_DL // the targets blocked_tiles.cpp is compiled for
+#include "cpu/blocked_tiles.hpp"
+#include "cpu/packed_grids.hpp"
+#include "lifebench/reference.hpp"
+#include "lifebench/soup.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+#include <hwy/tests/hwy_gtest.h>
+#include <string>
+#include <vector>
+
+namespace lifebench::cpu_blocked {
+namespace {
+
+const Rule kConway = parse_rule_spec("B3/S23").rule;
+
+/// One pass of tiling.steps generations over rows [first, last) of a soup, those rows
+/// checked against the reference.
+void check_pass(const Shape& shape, Boundary boundary, const Tiling& tiling, std::int64_t first,
+                std::int64_t last) {
+  const Problem problem{kConway, shape, boundary};
+  const Grid start = make_soup({shape, 0.4, 7});
+  simd::PackedGrids grids(shape);
+  grids.upload(start);
+  TilePasses passes(2, tiling);
+  passes.pass(
+      {grids.cells(), grids.next(), grids.row_words(), shape.height, boundary == Boundary::torus},
+      tiling.steps, first, last);
+  grids.swap();
+  const Grid got = grids.download();
+  const Grid want = reference_advance(problem, start, static_cast<std::uint64_t>(tiling.steps));
+  for (std::int64_t y = first; y < last; ++y) {
+    for (std::int64_t x = 0; x < shape.width; ++x) {
+      if (got.at(x, y) != want.at(x, y)) {
+        FAIL() << problem.to_string() << ", " << tiling.steps << " steps on tiles of "
+               << tiling.tile_words << " words x " << tiling.tile_rows << " rows, rows " << first
+               << " to " << last << ": cell (" << x << ", " << y << ") differs";
+      }
+    }
+  }
+}
+
+class TilePassesOnTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(TilePassesOnTarget);
+
+TEST_P(TilePassesOnTarget, MatchTheReference) {
+  // 11 and 24 words a row: vectors of 8, 4, 2 words and single words all run.
+  for (const Shape shape : {Shape{64 * 11, 37, 1}, Shape{64 * 24, 50, 1}}) {
+    for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
+      for (const Tiling tiling : {Tiling{1, 3, 7}, Tiling{5, 3, 7}, Tiling{16, 8, 16}}) {
+        check_pass(shape, boundary, tiling, 0, shape.height);
+        check_pass(shape, boundary, tiling, 5, shape.height - 3);
+      }
+    }
+  }
+  // The passes ran on the target under test, not on the best one.
+  EXPECT_EQ(std::string(target_name()), hwy::TargetName(GetParam()));
+}
+
+TEST(TilePassesTargets, TheTargetChosenHereIsTested) {
+  hwy::SetSupportedTargetsForTest(0);
+  std::vector<std::string> tested;
+  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    tested.emplace_back(hwy::TargetName(target));
+  }
+  EXPECT_NE(std::find(tested.begin(), tested.end(), target_name()), tested.end()) << target_name();
+}
+
+} // namespace
+} // namespace lifebench::cpu_blocked
