@@ -97,6 +97,13 @@ class HostileInput(lbtest.CliTestCase):
             self.assertRefused(("--soup", "64x64,0.5,1", "--generations", "1", "--output",
                                 self.output(output)),
                                "File too large", self.output(output), file_size=100)
+        # A soup made beside the output and then advanced from there, by a streaming run.
+        if lbtest.real_experiment("cpu-outofcore"):
+            line = self.assertRefused(("--soup", "64x64,0.5,1", "--generations", "3", "--output",
+                                       self.output("o.lbu")),
+                                      "File too large", self.output("o.lbu"), file_size=100,
+                                      impl="cpu-outofcore")
+            self.assertNotIn(".tmp-", line)
         # And a killed run's temporary is removed by the next run that writes the output.
         with open(self.output(".o.rle.tmp-0123456789abcdef"), "w") as f:
             f.write("half a pattern")

@@ -339,15 +339,16 @@ class RunStreamed(lbtest.CliTestCase):
 
     def test_a_full_disk_fails_the_run_and_leaves_the_previous_output(self):
         # The file size limit stands in for a disk that fills up: growing a file past it
-        # fails (EFBIG) as it would with ENOSPC. Each pass reserves the whole next
-        # generation's 7168 bytes (a 256x96 universe) before it writes any.
+        # fails (EFBIG) as it would with ENOSPC, lifebench ignoring the signal (SIGXFSZ)
+        # that would end it otherwise. Each pass reserves the whole next generation's
+        # 7168 bytes (a 256x96 universe) before it writes any.
         out = self.box.path("out.lbu")
         self.assertEqual(self.advance(2, out).returncode, 0)
         before = self.contents(out)
 
         def small_disk():
             resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 
         proc = subprocess.run(
             [self.box.lifebench, "run", "--impl", "cpu-outofcore", "--experiments", self.folder,
