@@ -1,4 +1,4 @@
-"""The command line: `generate.py --results DIR [--results DIR ...] --tables DIR --out DIR`."""
+"""The command line: `generate.py --results DIR [--results DIR ...] --out DIR | --site DIR`."""
 
 from __future__ import annotations
 
@@ -7,16 +7,19 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from .bounds import load_bounds
 from .compare import compare
 from .errors import ReportError
 from .figures import load_figures
-from .output import staged
+from .output import copy_results, staged
 from .results import load_runs
 from .tables import load_tables
 
 PROG = "lifebench-report"
 DEFAULT_TABLES = Path(__file__).resolve().parent.parent / "tables"
 DEFAULT_FIGURES = Path(__file__).resolve().parent.parent / "plots"
+DEFAULT_EXPERIMENTS = Path(__file__).resolve().parent.parent.parent / "experiments"
+FAMILIES = ("square", "hex", "3d")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,12 +51,27 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="folder of published tables, *.toml (default: %(default)s)",
     )
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument(
         "--out",
         type=Path,
-        required=True,
         metavar="DIR",
         help="report folder to write (replaced as a whole; index.html inside)",
+    )
+    where.add_argument(
+        "--site",
+        type=Path,
+        metavar="DIR",
+        help="the report as a static site to publish: as --out, with the results folders "
+        "copied inside and no path of this machine on any page",
+    )
+    parser.add_argument(
+        "--experiments",
+        type=Path,
+        default=DEFAULT_EXPERIMENTS,
+        metavar="DIR",
+        help="experiment folders, whose READMEs name each experiment's bound "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--plots",
@@ -70,7 +88,15 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        index = generate(args.results, args.tables, args.out, args.plots, quiet=args.quiet)
+        index = generate(
+            args.results,
+            args.tables,
+            args.site or args.out,
+            args.plots,
+            quiet=args.quiet,
+            site=args.site is not None,
+            experiments=args.experiments,
+        )
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
@@ -84,44 +110,61 @@ def generate(
     out: Path,
     figures_dir: Path = DEFAULT_FIGURES,
     quiet: bool = False,
+    site: bool = False,
+    experiments: Path = DEFAULT_EXPERIMENTS,
 ) -> Path:
-    """Writes the report; returns the absolute path of its index.html."""
+    """Writes the report (a static site with the results inside: `site`); returns the
+    absolute path of its index.html."""
     try:
         import matplotlib  # noqa: F401  (fail with one line, before any work)
     except ImportError as e:
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import html, plots  # after the check: both need matplotlib
+    from . import html, plots, table_page  # after the check: all need matplotlib
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
+    bounds = load_bounds(experiments)
     runs = load_runs(results)
-    views = [compare(table, runs) for table in tables]
+    views = [compare(table, runs, bounds) for table in tables]
     out = out.resolve()
     generated = html.now()
     with staged(out) as stage:
-        plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
         for view in views:
             plot = f"{view.table.stem}.png"
-            if not plots.table_plot(view, stage / plot):
-                plot = None
+            size = plots.table_plot(view, stage / plot)
             (stage / view.table.page).write_text(
-                html.table_page(view, plot, generated), encoding="utf-8"
+                table_page.table_page(view, (plot, size) if size else None, generated),
+                encoding="utf-8",
             )
         shown = []
         for figure in figures:
             points = figure.points(runs)
-            plots.figure_plot(figure, points, stage / figure.image)
-            shown.append((figure, len(points)))
-        (stage / html.INDEX).write_text(
-            html.index_page(runs, views, html.THROUGHPUT_PNG, generated, shown), encoding="utf-8"
+            size = plots.figure_plot(figure, points, stage / figure.image)
+            shown.append((figure, len(points), (figure.image, size) if size else None))
+        rooflines = []
+        for family in FAMILIES:
+            image = f"roofline-{family}.png"
+            size = plots.roofline_plot(family, runs, bounds, stage / image)
+            rooflines.append((family, (image, size) if size else None))
+        size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
+        index = html.index_page(
+            runs,
+            views,
+            generated,
+            (html.THROUGHPUT_PNG, size) if size else None,
+            shown,
+            rooflines,
+            bounds,
+            copy_results(runs, stage) if site else None,
         )
+        (stage / html.INDEX).write_text(index, encoding="utf-8")
 
     if not quiet:
         for run in runs:
             for warning in run.warnings:
-                print(f"{PROG}: warning: {run.label}: {warning}", file=sys.stderr)
+                print(f"{PROG}: warning: {run.folder}: {warning}", file=sys.stderr)
         statuses = Counter(r.status for run in runs for r in run.results)
         for view in views:
             counts = view.counts()

@@ -1,5 +1,10 @@
-"""Tying results to table cells: the best verified result of each cell, derived rows and
-columns computed from measured cells, and the ratio measured / published.
+"""Tying results to table cells: the best verified result of each cell's problem, derived
+rows and columns computed from measured cells, the ratio measured / published and that ratio
+normalised to the two devices' ceilings of the experiment's bound.
+
+A cell takes only results of its problem (tables.Problem.differences); the others tied to it
+are listed as other problems, never compared. An original program's result (an external
+experiment) is shown beside our reproduction, not in its place.
 """
 
 from __future__ import annotations
@@ -7,15 +12,34 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .bounds import Kind
 from .results import Result, Run, Tie
-from .tables import Entry, Problem, Table
+from .tables import Ceiling, Device, Entry, Problem, Table
 from .units import RATIO_UNIT, UNITS, NotConvertible, convert
 
 NO_TIE = "no configuration of this run is tied to this cell"
+# Units that are already a fraction of the device's own ceiling: nothing to normalise.
+_SELF_NORMALISED = ("%copy", "%lop3")
 
 # Cell statuses, in the order a cell with several results prefers to show them when none passed:
 # a failure must be seen, an unsupported size is only an explanation.
 PASSED, FAILED, UNVERIFIED, NOT_RUN = "passed", "failed", "unverified", "not_run"
+
+
+@dataclass
+class Normalised:
+    """Measured / published over our ceiling / theirs, for the chosen experiment's bound."""
+
+    value: float | None = None
+    why: str | None = None  # why there is no value
+    kind: Kind | None = None
+    theirs: Ceiling | None = None
+    ours: float | None = None  # in kind.unit
+
+    @property
+    def factor(self) -> float | None:
+        """How many times the published device's ceiling ours is."""
+        return self.ours / self.theirs.value if self.ours and self.theirs else None
 
 
 @dataclass
@@ -32,7 +56,12 @@ class Cell:
     value: float | None = None  # measured, in the cell's unit; only when status is passed
     reason: str | None = None  # why there is no number
     chosen: Result | None = None
-    candidates: list[Result] = field(default_factory=list)
+    candidates: list[Result] = field(default_factory=list)  # of the cell's problem
+    others: list[Result] = field(default_factory=list)  # tied, of other problems: listed only
+    original: Result | None = None  # an original program's best, beside ours (external)
+    original_value: float | None = None  # its value in the cell's unit
+    device: Device | None = None  # the published device
+    normalised: Normalised | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -60,7 +89,9 @@ class TableView:
     cells: dict[tuple[str, str], Cell]
     tied: list[Result]  # every result with a tie to this table
     stray: list[tuple[Result, Tie, str]]  # ties to this table that fit no cell, with why
-    hardware: list[tuple[str, str, list[str]]]  # (key, published, ours)
+    hardware: list[tuple[Device, list[str]]]  # (published device, where ours were measured)
+    several_runs: bool = False  # numbers then name their results folder too
+    bounds: dict[str, Kind] = field(default_factory=dict)  # experiment -> its bound
 
     def cell(self, row: Entry, column: Entry) -> Cell:
         return self.cells[(row.name, column.name)]
@@ -70,7 +101,12 @@ class TableView:
         return Counter(cell.status for cell in self.cells.values() if not cell.derived)
 
 
-def compare(table: Table, runs: list[Run]) -> TableView:
+def where(result: Result, several_runs: bool) -> str:
+    """`<device> on host <name>`, with the results folder when several are shown."""
+    return result.measured_on + (f", results {result.run.label}" if several_runs else "")
+
+
+def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None) -> TableView:
     tied = [r for run in runs for r in run.results if any(t.table == table.stem for t in r.ties)]
     stray: list[tuple[Result, Tie, str]] = []
     by_cell: dict[tuple[str, str], list[Result]] = {}
@@ -104,7 +140,9 @@ def compare(table: Table, runs: list[Run]) -> TableView:
                 phase=None if derived else table.cell_phase(row, column),
             )
             if not derived:
+                cell.device = table.device(row, column)
                 _measure(cell, by_cell.get((row.name, column.name), []))
+                cell.normalised = _normalise(cell, bounds or {})
             cells[(row.name, column.name)] = cell
     # Derived columns of measured rows first: a derived row may divide them in turn.
     for cell in cells.values():
@@ -116,12 +154,75 @@ def compare(table: Table, runs: list[Run]) -> TableView:
             num, den = cell.row.ratio
             _derive(cell, cells[(num, cell.column.name)], cells[(den, cell.column.name)])
 
+    several = len(runs) > 1
     return TableView(
-        table=table, cells=cells, tied=tied, stray=stray, hardware=_hardware(table, cells, runs)
+        table=table,
+        cells=cells,
+        tied=tied,
+        stray=stray,
+        hardware=_hardware(table, cells, several),
+        several_runs=several,
+        bounds=bounds or {},
     )
 
 
-def _measure(cell: Cell, results: list[Result]):
+def _measure(cell: Cell, tied: list[Result]):
+    """The cell's value from the results of its problem; an original program's only where
+    no reproduction of ours is tied."""
+    same = [r for r in tied if not cell.problem.differences(r)]
+    cell.others = sorted(
+        (r for r in tied if cell.problem.differences(r)),
+        key=lambda r: (not r.verified, -(r.rate or 0)),
+    )
+    ours = [r for r in same if not r.external]
+    originals = [r for r in same if r.external]
+    _choose(cell, ours or originals)
+    if same and not cell.problem.published:
+        cell.notes.insert(0, f"no published problem: {_ours(cell.problem)}")
+    if not same:
+        cell.reason = (
+            f"no configuration of this problem is tied; {len(cell.others)} of other "
+            "problems below"
+            if cell.others
+            else NO_TIE
+        )
+    best = [r for r in originals if r.verified] if ours else []
+    for original in sorted(best, key=lambda r: r.rate, reverse=True):
+        try:
+            cell.original_value = _value(cell, original)
+        except NotConvertible:
+            continue
+        cell.original = original
+        break
+
+
+def _value(cell: Cell, result: Result) -> float:
+    """A verified result in the cell's unit (and phase); NotConvertible says why not."""
+    value = convert(
+        cell.unit,
+        cell.scale,
+        cell_updates_per_second=result.rate,
+        bytes_per_second=result.bytes_per_second,
+        cells=cell.problem.cells,
+        generations=cell.problem.generations,
+        device=result.device,
+    )
+    return value * (result.phase_fraction(cell.phase) if cell.phase else 1.0)
+
+
+def _ours(problem: Problem) -> str:
+    """The table's problem where the source states none, e.g. "ours is 32768x32768, torus"."""
+    given = [problem.shape]
+    if problem.boundary:
+        given.append(problem.boundary)
+    if problem.any_generations:
+        given.append("any generation count")
+    else:
+        given.append(f"{problem.generations} generations")
+    return "ours is " + ", ".join(given)
+
+
+def _choose(cell: Cell, results: list[Result]):
     cell.candidates = results
     if not results:
         cell.reason = NO_TIE
@@ -138,17 +239,7 @@ def _measure(cell: Cell, results: list[Result]):
     unconvertible = None
     for result in verified:
         try:
-            value = convert(
-                cell.unit,
-                cell.scale,
-                cell_updates_per_second=result.rate,
-                bytes_per_second=result.bytes_per_second,
-                cells=cell.problem.cells,
-                generations=cell.problem.generations,
-                device=result.device,
-            )
-            fraction = result.phase_fraction(cell.phase) if cell.phase else 1.0
-            value *= fraction
+            value = _value(cell, result)
         except NotConvertible as e:
             unconvertible = unconvertible or (result, str(e))
             continue
@@ -157,7 +248,8 @@ def _measure(cell: Cell, results: list[Result]):
             cell.notes[-1] = "best of " + cell.notes[-1]
         cell.notes.extend(_problem_notes(cell.problem, result, cell.unit))
         if cell.phase:
-            cell.notes.append(f"{cell.phase}: {100 * fraction:.3g}% of the timed run")
+            share = result.phase_fraction(cell.phase)
+            cell.notes.append(f"{cell.phase}: {100 * share:.3g}% of the timed run")
         return
     if unconvertible:
         cell.status, cell.chosen = NOT_RUN, unconvertible[0]
@@ -180,19 +272,39 @@ def _measure(cell: Cell, results: list[Result]):
 
 
 def _problem_notes(problem: Problem, result: Result, unit: str) -> list[str]:
-    """What differs between the measured and the published problem (the rate is compared anyway)."""
-    notes = []
-    if result.rule and problem.rule and result.rule != problem.rule:
-        notes.append(f"rule {result.rule}, published {problem.rule}")
-    if result.boundary and problem.boundary and result.boundary != problem.boundary:
-        notes.append(f"boundary {result.boundary}, published {problem.boundary}")
-    if result.cells is not None and result.cells != problem.cells:
-        notes.append(f"grid {result.shape or result.cells}, published {problem.shape}")
-    if result.generations is not None and result.generations != problem.generations:
-        notes.append(f"{result.generations} generations, published {problem.generations}")
-    if notes and unit != "updates/s" and unit != "B/s":
-        notes.append(f"converted to {problem.shape}, {problem.generations} generations")
-    return notes
+    """A result of the cell's problem may differ only in what the problem leaves open: its
+    generation count, where the table compares any; then the rate is converted."""
+    if result.generations is None or result.generations == problem.generations:
+        return []
+    note = f"{result.generations} generations, the problem {problem.generations}"
+    if unit in UNITS and unit not in ("updates/s", "B/s") + _SELF_NORMALISED:
+        note += f" (converted to {problem.generations})"
+    return [note]
+
+
+def _normalise(cell: Cell, bounds: dict[str, Kind]) -> Normalised | None:
+    """The raw ratio over our ceiling / theirs; None where there is no raw ratio."""
+    if cell.ratio is None or cell.chosen is None or cell.unit in _SELF_NORMALISED:
+        return None
+    result = cell.chosen
+    if cell.device is None:
+        return Normalised(why="the table names no published device for this cell")
+    kind = bounds.get(result.experiment)
+    if kind is None:
+        return Normalised(why=f"{result.experiment}'s README names no bound")
+    theirs = cell.device.ceilings.get(kind.name)
+    if theirs is None:
+        return Normalised(
+            why=f"the table gives no {kind.name} ceiling for {cell.device.name}", kind=kind
+        )
+    try:
+        ours = kind.peak(result)
+    except NotConvertible as e:
+        return Normalised(why=f"our {kind.name} ceiling is not recorded: {e}", kind=kind)
+    factor = ours / theirs.value
+    faster = UNITS[cell.unit].higher_is_better
+    value = cell.ratio / factor if faster else cell.ratio * factor
+    return Normalised(value=value, kind=kind, theirs=theirs, ours=ours)
 
 
 def _derive(cell: Cell, numerator: Cell, denominator: Cell):
@@ -211,25 +323,24 @@ def _derive(cell: Cell, numerator: Cell, denominator: Cell):
     cell.reason = f"needs {names[0]} and {names[1]} measured ({'; '.join(missing)})"
 
 
-def _hardware(table: Table, cells: dict[tuple[str, str], Cell], runs: list[Run]):
+def _hardware(table: Table, cells: dict[tuple[str, str], Cell], several_runs: bool):
+    """Per published device, where the cells that name it were measured (device, host and,
+    with several results folders, which); an entry of the results' `device` named as the
+    key (storage) comes from every cell."""
     rows = []
-    for key, published in table.hardware.items():
+    for key, device in table.hardware.items():
         ours: list[str] = []
         for cell in cells.values():
-            if cell.chosen is None:
+            if cell.status != PASSED:  # a failure or a refusal was measured nowhere
                 continue
-            # Device names come from the cells run on that hardware; an entry of the results'
-            # `device` named as the key (storage) from every cell.
-            values = [cell.chosen.device.get(key)]
-            if key in (cell.row.hardware, cell.column.hardware):
-                values.insert(0, cell.chosen.device_name)
-            for value in values:
-                if value and value not in ours:
-                    ours.append(value)
-        if "cpu" in key.lower():
-            for run in runs:
-                cpu = run.section("host").get("cpu")
-                if isinstance(cpu, str) and cpu not in ours:
-                    ours.append(cpu)
-        rows.append((key, published, ours))
+            for result in (cell.chosen, cell.original):
+                if result is None:
+                    continue
+                values = [result.device.get(key)]
+                if key in (cell.row.hardware, cell.column.hardware):
+                    values.insert(0, where(result, several_runs))
+                for value in values:
+                    if value and value not in ours:
+                        ours.append(value)
+        rows.append((device, ours))
     return rows

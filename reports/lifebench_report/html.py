@@ -15,15 +15,20 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
-from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, Cell, TableView
+from .bounds import Kind, fraction
+from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
 from .figures import Figure
 from .results import Result, Run, Tie
-from .tables import Entry, Table
-from .units import UNITS, fmt3
-from . import models, plots
+from .tables import Table
+from .units import NotConvertible, fmt3
 
 INDEX = "index.html"
 THROUGHPUT_PNG = "throughput.png"
+ROOFLINE_TITLES = {"square": "Square grids (B3/S23 and relatives)", "hex": "Hexagonal grids",
+                   "3d": "3D grids"}
+
+# An image beside the pages: its file name and the CSS pixels it is shown at.
+Image = tuple[str, tuple[int, int]]
 
 CSS = """
 :root { --ink: #1d2330; --muted: #5b6473; --line: #d5d9e0; --head: #eef1f5;
@@ -100,6 +105,17 @@ img.plot { display: block; border: 1px solid var(--line); max-width: 100%; heigh
   margin-top: 0.5rem; }
 pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow: auto;
   margin: 0.2rem 0 0; }
+.where { display: block; text-align: left; font-size: 0.78rem; color: #2c4a6e;
+  margin-top: 0.15rem; }
+.original { display: block; text-align: left; font-size: 0.78rem; margin-top: 0.25rem;
+  padding: 0.1rem 0.3rem; background: #ffffff; border-left: 3px solid #6a3d9a; }
+.others { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.3rem;
+  border-top: 1px dashed #aab2bf; padding-top: 0.15rem; }
+.others ul { margin: 0; padding-left: 1rem; }
+.others small { display: inline; color: var(--muted); }
+table.comparisons td { font-size: 0.85rem; }
+table.comparisons td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.hw td .why { display: inline; }
 """
 
 BADGE = {PASSED: "verified", FAILED: "failed", UNVERIFIED: "not verified", NOT_RUN: "not run"}
@@ -126,7 +142,7 @@ def label_html(label: str) -> str:
     return re.sub(r"\^(-?[0-9]+)", r"<sup>\1</sup>", esc(label))
 
 
-def _page(title: str, body: str, generated: str) -> str:
+def page(title: str, body: str, generated: str) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -150,7 +166,7 @@ Numbers have three significant digits.</footer>
 """
 
 
-def _kv(rows: Iterable[tuple[str, Any]], cls: str = "kv") -> str:
+def kv(rows: Iterable[tuple[str, Any]], cls: str = "kv") -> str:
     cells = "".join(f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in rows)
     return f'<table class="{cls}">{cells}</table>'
 
@@ -159,264 +175,19 @@ def _head(*names: str) -> str:
     return "<tr>" + "".join(f"<th>{name}</th>" for name in names) + "</tr>"
 
 
-def _warnings(items: list[str]) -> str:
+def warnings(items: list[str]) -> str:
     if not items:
         return ""
     return '<ul class="warnings">' + "".join(f"<li>{esc(w)}</li>" for w in items) + "</ul>"
 
 
-def _img(src: str, alt: str) -> str:
-    width, height = plots.SHOWN
+def img(image: Image, alt: str) -> str:
+    src, (width, height) = image
     return f'<img class="plot" src="{esc(src)}" width="{width}" height="{height}" alt="{esc(alt)}">'
 
 
 def now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-# ----------------------------------------------------------------------------- table page
-
-
-def table_page(view: TableView, plot: str | None, generated: str) -> str:
-    t = view.table
-    src = t.source
-    citation = esc(src.get("citation", ""))
-    source = (
-        f'{citation + ", " if citation else ""}<strong>{esc(src["table"])}</strong> '
-        f'(seed <code>{esc(src["seed"])}</code>)'
-    )
-    if "url" in src:
-        source += f' &middot; <span class="mono">{esc(src["url"])}</span>'
-    body = [f"<h1>{esc(t.title)}</h1>", f'<p class="lead">Source: {source}</p>']
-    if "note" in src:
-        body.append(f'<p class="lead">{label_html(src["note"])}</p>')
-
-    p = t.problem
-    facts = [
-        ("problem", label_html(p.get("description", ""))),
-        ("rule", f'<code>{esc(p.get("rule", "not stated"))}</code>'),
-        ("grid", f'{esc(p["shape"])} ({fmt3(_cells(p["shape"]))} cells)'),
-        ("boundary", esc(p.get("boundary", "not stated"))),
-        ("generations", esc(p["generations"])),
-    ]
-    if any(e.problem for e in t.rows + t.columns):
-        facts.append(("per cell", "some rows or columns set their own problem (see their headers)"))
-    unit_rows = [
-        ("unit", label_html(t.label)),
-        (
-            "ratio",
-            "measured / published; "
-            + (
-                "&ge; 1 is faster than published"
-                if UNITS[t.unit].higher_is_better
-                else "&le; 1 is faster than published (a time)"
-            ),
-        ),
-        (
-            "verification",
-            "each measured cell was verified against the reference "
-            "simulator just before it was timed; no number is shown otherwise",
-        ),
-    ]
-    body.append(
-        '<div class="facts">' + _kv([(k, v) for k, v in facts if v]) + _kv(unit_rows) + "</div>"
-    )
-
-    if view.hardware:
-        none = '<span class="why">no measurement on it in this run</span>'
-        rows = "".join(
-            f"<tr><th>{esc(key)}</th><td>{esc(published)}</td>"
-            f"<td>{esc(', '.join(ours)) if ours else none}</td></tr>"
-            for key, published, ours in view.hardware
-        )
-        body.append(
-            "<h2>Hardware</h2>"
-            f'<table class="kv hw">{_head("", "published", "this run")}{rows}</table>'
-        )
-
-    body.append("<h2>Published and measured</h2>")
-    # The chart first: a table with many rows pushes anything below it out of view.
-    if plot:
-        body.append(_img(plot, f"{t.source['table']}: published and measured values"))
-    else:
-        body.append(
-            '<p class="why">No chart: no cell has a published value or a verified measurement '
-            "in the table's unit yet.</p>"
-        )
-    body.append(
-        '<div class="grids">'
-        + _grid(view, "published", f"Published <small>{label_html(t.label)}</small>")
-        + _grid(view, "measured", f"Measured <small>{label_html(t.label)}, this run</small>")
-        + _grid(view, "ratio", "Measured / published")
-        + "</div>"
-    )
-    body.append(
-        '<p class="legend">Measured cells:'
-        + "".join(
-            f'<span class="badge b-{s}">{BADGE[s]}</span>{esc(text)}'
-            for s, text in (
-                (PASSED, "verified, then timed"),
-                (FAILED, "failed (verification or run)"),
-                (UNVERIFIED, "timed without verification"),
-                (NOT_RUN, "no result: why is given"),
-            )
-        )
-        + "</p>"
-    )
-    if t.notes:
-        body.append(f'<p class="lead">{label_html(t.notes)}</p>')
-    if t.model:
-        body.append(_model_section(view))
-
-    body.append("<h2>Configurations tied to this table</h2>")
-    if view.stray:
-        body.append(_warnings([f"{r.config_id}: tie {tie}: {why}" for r, tie, why in view.stray]))
-    shown = {
-        (id(c.chosen), Tie(t.stem, c.row.name, c.column.name))
-        for c in view.cells.values()
-        if c.chosen is not None
-    }
-    if view.tied:
-        body.append(_configs(view.tied, shown=shown, table=t.stem))
-    else:
-        body.append(
-            '<p class="lead">No configuration of the results is tied to this table '
-            f'(no tie with <code>table = "{esc(t.stem)}"</code>).</p>'
-        )
-    return _page(t.title, "\n".join(body), generated)
-
-
-def _model_section(view: TableView) -> str:
-    """The multistep cost model fitted per column, to this run's cells and to the paper's."""
-    rows = []
-    for fit in models.multistep_fits(view):
-        c = fmt3(fit.c) if fit.c is not None else '<span class="why">fewer than 2 cells</span>'
-        agree = (
-            ""
-            if fit.predicted_t is None or fit.best_t is None
-            else ("yes" if fit.predicted_t == fit.best_t else "no")
-        )
-        rows.append(
-            f'<tr data-model-column="{esc(fit.column)}" data-model-source="{fit.source}" '
-            f'data-c="{fmt3(fit.c) if fit.c is not None else ""}" '
-            f'data-predicted="{fit.predicted_t or ""}" data-best="{fit.best_t or ""}">'
-            f"<td>{esc(fit.column)}</td><td>{fit.d}</td><td>{fit.source}</td><td>{fit.points}</td>"
-            f"<td>{c}</td><td>{fit.predicted_t or ''}</td><td>{fit.best_t or ''}</td>"
-            f"<td>{agree}</td></tr>"
-        )
-    return (
-        "<h2>Cost model</h2>"
-        '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t steps '
-        "per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
-        "squares on log time, to this run's verified cells and to the published ones.</p>"
-        '<table class="list">'
-        + _head("column", "d", "fitted to", "cells", "c", "predicted best t", "best t", "agree")
-        + "".join(rows)
-        + "</table>"
-    )
-
-
-def _cells(shape: str) -> int:
-    n = 1
-    for part in shape.split("x"):
-        n *= int(part)
-    return n
-
-
-def _col_header(t: Table) -> str:
-    groups = any(c.group for c in t.columns)
-    first, second = ['<th class="corner"' + (' rowspan="2"' if groups else "") + "></th>"], []
-    i = 0
-    while i < len(t.columns):
-        col = t.columns[i]
-        if not groups or not col.group:
-            span = ' rowspan="2"' if groups else ""
-            first.append(f'<th class="col"{span}>{_entry_label(col)}</th>')
-            i += 1
-            continue
-        j = i
-        while j < len(t.columns) and t.columns[j].group == col.group:
-            second.append(f'<th class="col">{_entry_label(t.columns[j])}</th>')
-            j += 1
-        first.append(f'<th class="col" colspan="{j - i}">{esc(col.group)}</th>')
-        i = j
-    rows = f"<tr>{''.join(first)}</tr>"
-    if second:
-        rows += f"<tr>{''.join(second)}</tr>"
-    return f"<thead>{rows}</thead>"
-
-
-def _entry_label(entry: Entry) -> str:
-    extra = []
-    if entry.ratio:
-        extra.append(f"{entry.ratio[0]} / {entry.ratio[1]}")
-    if entry.problem:  # its own description says it all where given
-        problem = entry.problem
-        extra.append(problem.get("description") or ", ".join(f"{k} {v}" for k, v in problem.items()))
-    if entry.unit:
-        extra.append(entry.unit_label or entry.unit)
-    if entry.phase:
-        extra.append(f"phase {entry.phase}")
-    if entry.note:
-        extra.append(entry.note)
-    small = "".join(f"<small>{label_html(x)}</small>" for x in extra)
-    return f"{esc(entry.name)}{small}"
-
-
-def _grid(view: TableView, kind: str, caption: str) -> str:
-    t = view.table
-    body = []
-    for row in t.rows:
-        cls = ' class="row derived"' if row.derived else ' class="row"'
-        tds = "".join(_td(view.cell(row, col), kind) for col in t.columns)
-        body.append(f"<tr><th{cls}>{_entry_label(row)}</th>{tds}</tr>")
-    return (
-        f'<figure><figcaption>{caption}</figcaption><table class="grid {kind}" id="{kind}">'
-        f"{_col_header(t)}<tbody>{''.join(body)}</tbody></table></figure>"
-    )
-
-
-def _td(cell: Cell, kind: str) -> str:
-    attrs = f'data-kind="{kind}" data-row="{esc(cell.row.name)}" data-col="{esc(cell.column.name)}"'
-    classes = [kind] + (["derived"] if cell.row.derived else [])
-    if kind == "published":
-        if cell.published is None:
-            return f'<td class="{" ".join(classes + ["empty"])}" {attrs} data-value="">&ndash;</td>'
-        value = fmt3(cell.published)
-        return (
-            f'<td class="{" ".join(classes)}" {attrs} data-value="{value}">'
-            f'<span class="num">{value}</span></td>'
-        )
-    if kind == "ratio":
-        ratio = cell.ratio
-        if ratio is None:
-            why = "no published value" if cell.published is None else "no measurement"
-            return (
-                f'<td class="{" ".join(classes + ["empty"])}" {attrs} data-status="{cell.status}" '
-                f'data-value="">&ndash;<span class="why">{why}</span></td>'
-            )
-        verdict = {True: "better", False: "worse", None: "neutral"}[cell.better]
-        value = fmt3(ratio)
-        return (
-            f'<td class="{" ".join(classes + [verdict])}" {attrs} data-status="{cell.status}" '
-            f'data-value="{value}"><span class="num">{value}&times;</span></td>'
-        )
-    # measured
-    classes.append(cell.status)
-    value = fmt3(cell.value) if cell.status == PASSED else ""
-    content = [f'<span class="num">{value}</span>' if value else ""]
-    content.append(f'<span class="badge">{BADGE[cell.status]}</span>')
-    if cell.reason:
-        content.append(f'<span class="why">{esc(cell.reason)}</span>')
-    for note in cell.notes:
-        content.append(f'<span class="note">{esc(note)}</span>')
-    if cell.chosen is not None and not cell.derived:
-        chosen = f"{cell.chosen.experiment} ({cell.chosen.params_text})"
-        content.append(f'<span class="note">{esc(chosen)}</span>')
-    return (
-        f'<td class="{" ".join(classes)}" {attrs} data-status="{cell.status}" '
-        f'data-value="{value}">{"".join(content)}</td>'
-    )
 
 
 # ----------------------------------------------------------------------------- index page
@@ -425,11 +196,16 @@ def _td(cell: Cell, kind: str) -> str:
 def index_page(
     runs: list[Run],
     views: list[TableView],
-    plot: str,
     generated: str,
-    figures: Sequence[tuple[Figure, int]] = (),
+    throughput: Image | None,
+    figures: Sequence[tuple[Figure, int, Image | None]] = (),
+    rooflines: Sequence[tuple[str, Image | None]] = (),
+    bounds: dict[str, Kind] | None = None,
+    data: dict[int, str] | None = None,
 ) -> str:
-    """The front page; `figures` are the figure files with the number of points each shows."""
+    """The front page. `figures`: each figure file with its number of points and its image
+    (None: no data, not drawn); `rooflines`: (family, image or None); `data`: in a static
+    site, the folder (relative) each run's results were copied to, by id of the run."""
     results = [r for run in runs for r in run.results]
     statuses = Counter(r.status for r in results)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "none"
@@ -440,9 +216,55 @@ def index_page(
     ]
     for run in runs:
         if run.warnings:
-            body.append(_warnings([f"{run.label}: {w}" for w in run.warnings]))
+            body.append(warnings([f"{run.label}: {w}" for w in run.warnings]))
 
     body.append("<h2>Published tables</h2>")
+    body.append(_tables_list(views))
+
+    body.append("<h2>Throughput against grid size</h2>")
+    if throughput:
+        body.append(img(throughput, "cell updates per second against grid size, per experiment"))
+    else:
+        body.append('<p class="why">Not drawn: no successful measurement in the results.</p>')
+    empty = []
+    for figure, count, image in figures:
+        if image is None:
+            empty.append(figure.title)
+            continue
+        body.append(
+            f'<h2 data-figure="{esc(figure.stem)}" data-points="{count}">{esc(figure.title)}</h2>'
+        )
+        body.append(img(image, figure.title))
+    if empty:
+        body.append(
+            '<p class="why" data-empty-figures="' + str(len(empty)) + '">Not drawn, no verified '
+            "measurement in these results matches them: " + esc("; ".join(empty)) + ".</p>"
+        )
+
+    body.append(_bounds_section(rooflines))
+
+    body.append("<h2>Runs</h2>")
+    for run in runs:
+        body.append(_run_section(run, (data or {}).get(id(run))))
+
+    body.append("<h2>Configurations</h2>")
+    if results:
+        body.append(
+            configs(
+                results,
+                known_tables={v.table.stem for v in views},
+                show_run=len(runs) > 1,
+                bounds=bounds,
+            )
+        )
+    else:
+        body.append(
+            '<p class="lead">No configuration was recorded: every table cell is "not run".</p>'
+        )
+    return page("lifebench report", "\n".join(body), generated)
+
+
+def _tables_list(views: list[TableView]) -> str:
     rows = []
     for view in views:
         t = view.table
@@ -460,40 +282,41 @@ def index_page(
             f'<td class="{status}">{esc(", ".join(parts))} '
             f'<span class="why">of {total} cells</span></td></tr>'
         )
-    body.append(
+    return (
         '<table class="list">'
         + _head("table", "source", "unit", "measured cells")
         + "".join(rows)
         + "</table>"
     )
 
-    body.append("<h2>Throughput against grid size</h2>")
-    body.append(_img(plot, "cell updates per second against grid size, per experiment"))
-    for figure, count in figures:
-        body.append(
-            f'<h2 data-figure="{esc(figure.stem)}" data-points="{count}">{esc(figure.title)}</h2>'
-        )
-        body.append(_img(figure.image, figure.title))
 
-    body.append("<h2>Runs</h2>")
-    for run in runs:
-        body.append(_run_section(run))
-
-    body.append("<h2>Configurations</h2>")
-    if results:
-        table_stems = {v.table.stem for v in views}
-        body.append(
-            _configs(
-                results,
-                known_tables=table_stems,
-                show_run=len(runs) > 1,
-            )
+def _bounds_section(rooflines: Sequence[tuple[str, Image | None]]) -> str:
+    out = [
+        "<h2>Fraction of bound</h2>",
+        '<p class="lead">Each experiment names what bounds it in its README (<code>**Bound.**'
+        "</code>): the issue rate of 32-bit integer and logic instructions (<em>logic</em>) or "
+        "the memory bandwidth (<em>memory</em>). A configuration's fraction of its bound is its "
+        "rate over the rate the bound allows: the LOP3 rate measured in the same process over "
+        "the instructions a cell update takes (<code>device.instructions_per_cell_update</code>"
+        "), or the copy bandwidth measured in the same process over the bytes a cell update "
+        "moves (<code>throughput.bytes_per_generation</code> / cells). Each line of a figure "
+        "is a bound: a point on it is at 100 %.</p>",
+    ]
+    empty = []
+    for family, image in rooflines:
+        if image is None:
+            empty.append(family)
+            continue
+        title = f"{ROOFLINE_TITLES.get(family, family)}: rate against cost per cell update"
+        out.append(f'<h3 data-roofline="{esc(family)}">{esc(title)}</h3>')
+        out.append(img(image, title))
+    if empty:
+        out.append(
+            '<p class="why">No figure for '
+            + esc(", ".join(ROOFLINE_TITLES.get(f, f) for f in empty))
+            + ": no verified result of these families records its bound's ceiling and cost.</p>"
         )
-    else:
-        body.append(
-            '<p class="lead">No configuration was recorded: every table cell is "not run".</p>'
-        )
-    return _page("lifebench report", "\n".join(body), generated)
+    return "\n".join(out)
 
 
 def _env_line(runs: list[Run]) -> str:
@@ -518,11 +341,21 @@ def _env_line(runs: list[Run]) -> str:
     return "<br>".join(parts)
 
 
-def _run_section(run: Run) -> str:
-    out = [
-        f"<h3>{esc(run.label)}</h3>",
-        f'<p class="lead">results folder <code>{esc(run.folder)}</code></p>',
-    ]
+def _run_section(run: Run, data: str | None) -> str:
+    """One results folder; in a static site its copy (`data`) instead of its path here."""
+    if data is None:
+        where = f"results folder <code>{esc(run.folder)}</code>"
+    elif run.manifest is None and not run.results:
+        where = "nothing recorded, nothing copied"
+    else:
+        files = len({r.file for r in run.results}) + (run.manifest is not None)
+        first = "manifest.json" if run.manifest is not None else run.results[0].file.name
+        link = f"{data}/{first}"
+        where = (
+            f'results copied into <a href="{esc(link)}">{esc(data)}/</a> ({files} JSON file'
+            f'{"s" if files != 1 else ""})'
+        )
+    out = [f"<h3>{esc(run.label)}</h3>", f'<p class="lead">{where}</p>']
     m = run.manifest or {}
     counts = run.section("configurations")
     general = [
@@ -537,9 +370,9 @@ def _run_section(run: Run) -> str:
     host.append(("devices", esc(", ".join(run.devices)) or "none recorded"))
     out.append(
         '<div class="facts">'
-        + _kv([(k, v) for k, v in general if v] or [("manifest", "missing")])
-        + (_kv(build) if build else "")
-        + _kv(host)
+        + kv([(k, v) for k, v in general if v] or [("manifest", "missing")])
+        + (kv(build) if build else "")
+        + kv(host)
         + "</div>"
     )
     experiments = m.get("experiments") if isinstance(m.get("experiments"), dict) else {}
@@ -567,20 +400,24 @@ def _run_section(run: Run) -> str:
     return "\n".join(out)
 
 
-def _configs(
+def configs(
     results: list[Result],
-    shown: set[tuple[int, Tie]] | None = None,
+    *,
     table: str | None = None,
+    marks: dict[tuple[int, Tie], str] | None = None,
     known_tables: set[str] | None = None,
     show_run: bool = False,
+    bounds: dict[str, Kind] | None = None,
 ) -> str:
-    """The results, one row each. On a table's page (`table`) its cells a result fills and
-    which of them show it (`shown`: (id of the result, tie)); elsewhere every cell, linked to
-    its table's page when `known_tables` holds it."""
-    shown = shown or set()
+    """The results, one row each, with where each was measured and its fraction of its
+    bound. On a table's page (`table`) the cells of that table a result is tied to, with what
+    it is there (`marks`: (id of the result, tie) -> "shown", "other problem: ..."); elsewhere
+    every cell, linked to its table's page when `known_tables` holds it."""
+    marks = marks or {}
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"
         "<th>problem</th><th>generations</th><th>status</th><th>10<sup>9</sup> cell updates/s</th>"
+        "<th>measured on</th><th>fraction of bound</th>"
         "<th>verification</th><th>table cell</th><th>reason</th>"
     )
     rows = []
@@ -590,26 +427,55 @@ def _configs(
             text = f"{esc(tie.row)} / {esc(tie.column)}"
             if table is not None:
                 if tie.table == table:
-                    mark = " <strong>(shown)</strong>" if (id(r), tie) in shown else ""
-                    cells.append(text + mark)
+                    mark = marks.get((id(r), tie))
+                    cells.append(text + (f" <strong>({esc(mark)})</strong>" if mark else ""))
             elif known_tables is not None and tie.table in known_tables:
                 cells.append(f'<a href="{esc(tie.table)}.html">{esc(tie.table)}</a>: {text}')
             else:
                 cells.append(f'{esc(tie.table)}: {text} <span class="why">(no such table)</span>')
-        chosen = any(i == id(r) for i, _ in shown)
+        chosen = any(i == id(r) and m == "shown" for (i, _), m in marks.items())
         reason = esc(r.why_not) if (r.status != "ok" or not r.verified) else ""
         if r.stderr_tail:
             reason += f'<pre class="tail">{esc(r.stderr_tail)}</pre>'
         rate = fmt3(r.rate / 1e9) if r.rate is not None else ""
         row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
+        on = esc(r.measured_on) if r.status == "ok" else ""
         rows.append(
             f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
             + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
             + f"<td>{esc(r.experiment)}</td><td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
+            f"<td>{on}</td>{_fraction_td(r, bounds)}"
             f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")
             + f"</td><td>{'<br>'.join(cells) or '&ndash;'}</td><td>{reason}</td></tr>"
         )
     return f'<table class="configs"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
+def _fraction_td(result: Result, bounds: dict[str, Kind] | None) -> str:
+    """`logic 63 %` with what the bound allows, or why there is no fraction."""
+    if not result.verified:
+        return "<td></td>"
+    kind = (bounds or {}).get(result.experiment)
+    if kind is None:
+        return '<td data-fraction=""><span class="why">no bound named</span></td>'
+    try:
+        share = fraction(result, kind)
+    except NotConvertible as e:  # the reason in full as a tooltip: CPU results lack it all
+        return (
+            f'<td data-fraction="" title="{esc(e)}">{kind.name} '
+            '<span class="why">not recorded</span></td>'
+        )
+    return (
+        f'<td class="n" data-fraction="{fmt3(share.value)}">{kind.name} '
+        f"{fmt3(100 * share.value)} %<span class=\"why\">of {fmt3(share.allowed / 1e9)} "
+        f"&times; 10<sup>9</sup>/s at {fmt3(share.cost)} {kind.per_update}</span></td>"
+    )
+
+
+def rate_text(rate: float, table: Table) -> str:
+    """A rate in the table's unit where that is updates/s, else in 10^9 updates/s."""
+    scale, label = (table.scale, table.label) if table.unit == "updates/s" else (1e9, "")
+    return f"{fmt3(rate / scale)} " + (label_html(label) if label else "&times; 10<sup>9</sup> updates/s")

@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import ReportError
+from .results import Run
 
 MARKER = ".lifebench-report"
+DATA = "data"  # a static site's copy of its results folders
 
 
 def check_destination(out: Path):
@@ -69,3 +71,26 @@ def _swap(stage: Path, out: Path):
         raise ReportError(f"cannot move the new report into {out}: {e.strerror}") from None
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def copy_results(runs: list[Run], stage: Path) -> dict[int, str]:
+    """Copies each run's JSON files into stage/data/<folder name> (a suffix where two
+    share a name); returns those folders relative to the stage, by id of the run."""
+    copied: dict[int, str] = {}
+    for run in runs:
+        name = run.folder.name or "results"
+        folder = Path(DATA) / name
+        n = 1
+        while (stage / folder).exists():
+            n += 1
+            folder = Path(DATA) / f"{name}-{n}"
+        try:
+            (stage / folder).mkdir(parents=True)
+            if run.folder.is_dir():
+                for path in sorted(run.folder.glob("*.json")):
+                    if path.is_file() and not path.name.startswith("."):
+                        shutil.copyfile(path, stage / folder / path.name)
+        except OSError as e:
+            raise ReportError(f"cannot copy {run.folder} into the site: {e.strerror}") from None
+        copied[id(run)] = folder.as_posix()
+    return copied

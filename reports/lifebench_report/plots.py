@@ -1,8 +1,8 @@
 """The report's figures, as PNG files beside the pages (no network, no JavaScript).
 
-Each function writes one PNG of a fixed size (WIDTH_IN x HEIGHT_IN inches at DPI, shown at
-half its pixel size, SHOWN, for sharp lines on dense screens) and returns nothing; the
-pages show them at SHOWN.
+Each function writes one PNG (WIDTH_IN inches wide at DPI, shown at half its pixel size for
+sharp lines on dense screens) and returns the size to show it at, in CSS pixels; a figure
+with nothing to show is not drawn: the function writes no file and returns None.
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .bounds import KINDS, Kind, fraction
 from .compare import PASSED, TableView
 from .figures import Figure, Point
 from .results import Run
-from .units import fmt3
+from .units import NotConvertible, fmt3
 
 WIDTH_IN, HEIGHT_IN, DPI = 10.0, 5.0, 160
-SHOWN = (int(WIDTH_IN * DPI) // 2, int(HEIGHT_IN * DPI) // 2)  # CSS pixels on the page
 FACE = "#fbfaf5"  # figure background: a tint the page itself never uses
 PUBLISHED_COLOUR = "#9a9a9a"
 MEASURED_COLOUR = "#1f77b4"
+ORIGINAL_COLOUR = "#6a3d9a"
 _SUPERSCRIPT = str.maketrans(
     "0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b"
 )
@@ -52,41 +53,32 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: Path):
+def _save(fig, path: Path) -> tuple[int, int]:
+    width, height = fig.get_size_inches()
     fig.savefig(path, dpi=DPI, metadata={"Software": None})
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+    return int(width * DPI) // 2, int(height * DPI) // 2
 
 
-def throughput_plot(runs: list[Run], path: Path):
+def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     """Cell updates per second against grid size (cells), one series per experiment.
 
     Every ok result is a point (hollow when it was not verified); the line joins each
     experiment's best verified throughput per grid size.
     """
-    plt = _pyplot()
-    from matplotlib.ticker import LogLocator, NullFormatter
-
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
     points: dict[str, list] = {}
     for run in runs:
         for result in run.results:
             if result.status == "ok" and result.cells:
                 points.setdefault(result.experiment, []).append(result)
     if not points:
-        ax.text(
-            0.5,
-            0.5,
-            "no successful measurement in the results",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-            fontsize=13,
-            color="#555555",
-        )
-        ax.set_xticks([])
-        ax.set_yticks([])
+        return None
+    plt = _pyplot()
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
     for i, (experiment, results) in enumerate(sorted(points.items())):
         colour = f"C{i % 10}"
         verified = [r for r in results if r.verified]
@@ -122,23 +114,29 @@ def throughput_plot(runs: list[Run], path: Path):
                 markersize=7,
                 label=_short(experiment) + " (not verified)",
             )
-    if points:
-        ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_locator(LogLocator(base=4))  # every other power of two: readable
-        ax.xaxis.set_minor_locator(LogLocator(base=2))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_yscale("log")
-        ax.set_xlabel("grid size (cells)")
-        ax.set_ylabel("cell updates per second")
-        ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=4))  # every other power of two: readable
+    ax.xaxis.set_minor_locator(LogLocator(base=2))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yscale("log")
+    ax.set_xlabel("grid size (cells)")
+    ax.set_ylabel("cell updates per second")
+    ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title("Throughput against grid size (best verified configuration per size)")
-    _save(fig, path)
+    return _save(fig, path)
 
 
-def table_plot(view: TableView, path: Path) -> bool:
-    """Published and measured values of the table's cells in the table's own unit; False
-    (and no file) where no cell has either."""
+def table_plot(view: TableView, path: Path) -> tuple[int, int] | None:
+    """Published and measured values of the table's cells in the table's own unit (and an
+    original program's, where one was measured), one row of horizontal bars per cell, so that
+    no label meets another; None (no file) where no cell has a value."""
+    fig = table_figure(view)
+    return _save(fig, path) if fig is not None else None
+
+
+def table_figure(view: TableView):
+    """table_plot's figure, not yet saved; None where no cell has a value."""
     table = view.table
     cells = [
         c
@@ -148,54 +146,66 @@ def table_plot(view: TableView, path: Path) -> bool:
         and (c.published is not None or c.value is not None)
     ]
     if not cells:
-        return False
+        return None
+    series = [
+        ("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells]),
+        (
+            "measured here",
+            MEASURED_COLOUR,
+            [(c.value if c.status == PASSED else None, _on_other_device(c)) for c in cells],
+        ),
+    ]
+    if any(c.original is not None for c in cells):
+        series.append(
+            (
+                "original program, measured here",
+                ORIGINAL_COLOUR,
+                [(c.original_value, " original") for c in cells],
+            )
+        )
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
-    width = 0.38
-    xs = range(len(cells))
-    published = [c.published or 0 for c in cells]
-    measured = [c.value if c.status == PASSED and c.value else 0 for c in cells]
-    ax.bar([x - width / 2 for x in xs], published, width, color=PUBLISHED_COLOUR, label="published")
-    ax.bar([x + width / 2 for x in xs], measured, width, color=MEASURED_COLOUR, label="measured")
-    for x, value in zip(xs, measured):
-        if value:
-            ax.annotate(
-                fmt3(value),
-                (x + width / 2, value),
-                ha="center",
-                va="bottom",
-                fontsize=8,
-                xytext=(0, 2),
-                textcoords="offset points",
-            )
-        else:
-            ax.annotate(
-                "not\nmeasured",
-                (x + width / 2, 0),
-                xycoords=("data", "axes fraction"),
-                ha="center",
-                va="bottom",
-                fontsize=7,
-                color="#777777",
-                xytext=(0, 3),
-                textcoords="offset points",
-            )
-    ax.set_xticks(list(xs), [_safe(f"{c.row.name}\n{c.column.name}") for c in cells], fontsize=8)
-    if any(published) or any(measured):
-        ax.set_yscale("log")
-    ax.set_ylabel(_plain(table.label))
-    ax.grid(True, axis="y", which="major", color="#dddddd", linewidth=0.8)
+    per_cell = 0.21 * len(series)
+    fig, ax = plt.subplots(
+        figsize=(WIDTH_IN, 1.4 + (per_cell + 0.08) * len(cells)), layout="constrained"
+    )
+    height = 0.8 / len(series)
+    ys = [-i for i in range(len(cells))]  # the table's order, top down
+    values = []
+    for k, (label, colour, bars) in enumerate(series):
+        offset = 0.4 - height * (k + 0.5)  # the first series on top
+        ax.barh([y + offset for y in ys], [v or 0 for v, _ in bars], height, color=colour,
+                label=label)
+        for y, (value, note) in zip(ys, bars):
+            if value:
+                values.append(value)
+                ax.annotate(_safe(fmt3(value) + note), (value, y + offset), va="center",
+                            ha="left", fontsize=8, color="#1d2330", xytext=(3, 0),
+                            textcoords="offset points")
+    ax.set_yticks(ys, [_safe(f"{c.row.name} / {c.column.name}") for c in cells], fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlim(min(values) / 3, max(values) * 30)  # room for the value labels
+    ax.set_xlabel(_plain(table.label))
+    ax.grid(True, axis="x", which="major", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper left", frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     ax.set_title(
         _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
     )
-    _save(fig, path)
-    return True
+    return fig
 
 
-def figure_plot(figure: Figure, points: list[Point], path: Path):
-    """One figure file's plot: a line per series through its best point per x."""
+def _on_other_device(cell) -> str:
+    """` on <our device>` where the cell's published figure is another device's."""
+    ours = cell.chosen.device_label if cell.chosen is not None else None
+    published = cell.device.name if cell.device is not None else None
+    return f" on {ours}" if ours and published and ours != published else ""
+
+
+def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, int] | None:
+    """One figure file's plot: a line per series through its best point per x; None (no
+    file) without points."""
+    if not points:
+        return None
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
     series: dict[str, list[Point]] = {}
@@ -211,27 +221,66 @@ def figure_plot(figure: Figure, points: list[Point], path: Path):
             markersize=5,
             label=_short(name, 40),
         )
-    if not points:
-        ax.text(
-            0.5,
-            0.5,
-            "no verified measurement in the results matches this figure",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-            fontsize=13,
-            color="#555555",
-        )
-        ax.set_xticks([])
-        ax.set_yticks([])
-    else:
-        if figure.log_x:
-            ax.set_xscale("log", base=2)
-        if figure.log_y:
-            ax.set_yscale("log")
-        ax.set_xlabel(_plain(figure.x_label))
-        ax.set_ylabel(_plain(figure.y_label))
-        ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    if figure.log_x:
+        ax.set_xscale("log", base=2)
+    if figure.log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel(_plain(figure.x_label))
+    ax.set_ylabel(_plain(figure.y_label))
+    ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(_safe(figure.title))
-    _save(fig, path)
+    return _save(fig, path)
+
+
+def roofline_plot(
+    family: str, runs: list[Run], bounds: dict[str, Kind], path: Path
+) -> tuple[int, int] | None:
+    """Rate against cost per cell update for one family's verified results, one panel per
+    kind of bound (instructions or bytes per update), each bound drawn as the line
+    rate = measured ceiling / cost; None (no file) where no result has both."""
+    panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # kind -> experiment -> pts
+    ceilings: dict[str, dict[str, float]] = {}  # kind -> device -> ceiling
+    for result in (r for run in runs for r in run.results):
+        kind = bounds.get(result.experiment)
+        if not (result.verified and kind and result.raw.get("family") == family):
+            continue
+        try:
+            share = fraction(result, kind)
+        except NotConvertible:
+            continue
+        panels.setdefault(kind.name, {}).setdefault(result.experiment, []).append(
+            (share.cost, result.rate)
+        )
+        ceilings.setdefault(kind.name, {})[result.device_label] = kind.measured(result)
+    if not panels:
+        return None
+    plt = _pyplot()
+    kinds = sorted(panels)
+    fig, axes = plt.subplots(
+        1, len(kinds), figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained", squeeze=False
+    )
+    for ax, name in zip(axes[0], kinds):
+        _roofline_panel(ax, KINDS[name], panels[name], ceilings[name])
+    return _save(fig, path)
+
+
+def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
+    costs = [x for pts in points.values() for x, _ in pts]
+    low, high = min(costs) / 4, max(costs) * 4
+    for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
+        ax.plot([low, high], [ceiling / low, ceiling / high], "--", color="#555555",
+                linewidth=1.2 - 0.3 * i, label=_short(f"bound: {device}", 40))
+    for i, (experiment, pts) in enumerate(sorted(points.items())):
+        best: dict[float, float] = {}
+        for x, y in pts:
+            best[x] = max(best.get(x, 0.0), y)
+        ax.plot(list(best), list(best.values()), "o", color=f"C{i % 10}", markersize=6,
+                label=_short(experiment))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(kind.per_update)
+    ax.set_ylabel("cell updates per second")
+    ax.set_title(f"{kind.name}: {kind.what}", fontsize=9)
+    ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
+    ax.legend(loc="lower left", fontsize=7, frameon=False)

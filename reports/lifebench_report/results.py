@@ -124,6 +124,25 @@ class Result:
         return None
 
     @property
+    def device_label(self) -> str:
+        """The device it ran on: the result's device name, else (CPU experiments record
+        none) its host's CPU."""
+        return self.device_name or self.run.host_cpu or "device not recorded"
+
+    @property
+    def measured_on(self) -> str:
+        """`<device> on <host>`: where the number was measured."""
+        return f"{self.device_label} on {self.run.host_label}"
+
+    @property
+    def external(self) -> bool:
+        """An original program run as an experiment (not lifebench's code): a result or
+        manifest entry marked `external`, or an experiment named external-*."""
+        info = self.run.section("experiments").get(self.experiment)
+        marked = self.raw.get("external") or (isinstance(info, dict) and info.get("external"))
+        return bool(marked) or self.experiment.startswith("external-")
+
+    @property
     def stderr_tail(self) -> str | None:
         return _text(self.raw.get("stderr_tail")) or None
 
@@ -166,6 +185,17 @@ class Run:
         return value if isinstance(value, dict) else {}
 
     @property
+    def host_cpu(self) -> str | None:
+        cpu = self.section("host").get("cpu")
+        return cpu if isinstance(cpu, str) and cpu else None
+
+    @property
+    def host_label(self) -> str:
+        """The host's name as the manifest records it."""
+        name = self.section("host").get("hostname")
+        return f"host {name}" if isinstance(name, str) and name else "an unrecorded host"
+
+    @property
     def devices(self) -> list[str]:
         """Device names: the manifest's `devices` if it has them, then those results report."""
         names: list[str] = []
@@ -197,7 +227,7 @@ def load_runs(folders: list[Path]) -> list[Run]:
 def load_run(folder: Path) -> Run:
     run = Run(folder=folder.resolve())
     if not folder.exists():
-        run.warnings.append(f"results folder {folder} does not exist: nothing was recorded")
+        run.warnings.append("the results folder does not exist: nothing was recorded")
         return run
     if not folder.is_dir():
         raise ReportError(f"results path {folder} is not a folder")
@@ -212,10 +242,13 @@ def load_run(folder: Path) -> Run:
     else:
         run.warnings.append("manifest.json is missing: the environment of this run is unknown")
     # Writers rename complete files into place; dot files and *.tmp are theirs, not ours.
+    # benchmarks.json holds the same results in Google Benchmark's format.
     files = sorted(
         p
         for p in folder.glob("*.json")
-        if p.name != "manifest.json" and not p.name.startswith(".") and p.is_file()
+        if p.name not in ("manifest.json", "benchmarks.json")
+        and not p.name.startswith(".")
+        and p.is_file()
     )
     for path in files:
         run.results.extend(_load_experiment(path, run))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .bounds import KINDS
 from .errors import ReportError
 from .units import RATIO_UNIT, TIME_UNITS, UNITS, unit_label
 
@@ -35,7 +36,13 @@ _TABLE_KEYS = {
     "model",
 }
 _SOURCE_KEYS = {"seed", "table", "citation", "url", "note"}
-_PROBLEM_KEYS = {"rule", "shape", "boundary", "generations", "description"}
+_PROBLEM_KEYS = {"rule", "shape", "boundary", "generations", "density", "description"}
+# Only in the table's [problem]: what of it the source does not give, and whether a run of
+# another generation count measures its rate.
+_TABLE_PROBLEM_KEYS = _PROBLEM_KEYS | {"not_published", "any_generations"}
+_MATCHED = ("rule", "shape", "boundary", "generations", "density")  # what not_published may name
+_DEVICE_KEYS = {"name", *KINDS}
+_CEILING_KEYS = {"value", "unit", "source"}
 _COLUMN_KEYS = {
     "name",
     "group",
@@ -54,17 +61,42 @@ _BOUNDARIES = ("torus", "dead")
 
 @dataclass(frozen=True)
 class Problem:
-    """The workload a published number was measured on."""
+    """The workload a published number was measured on; a result fills the cell only when
+    it ran this problem (`differences`)."""
 
     rule: str | None
     shape: str
     boundary: str | None
     generations: int
     description: str | None = None
+    density: float | None = None  # the soup's; None: the family's own
+    not_published: frozenset[str] = frozenset()  # keys whose value is ours, not the source's
+    any_generations: str | None = None  # why any generation count measures the same rate
 
     @property
     def cells(self) -> int:
         return math.prod(int(n) for n in self.shape.split("x"))
+
+    @property
+    def published(self) -> bool:
+        """Whether the source states the grid and the generations it measured."""
+        return not {"shape", "generations"} & self.not_published
+
+    def differences(self, result) -> list[str]:
+        """What of the result's problem is not this one, e.g. "grid 256x256" (empty: the
+        same problem). Keys this problem leaves open (no rule, any generations) match all."""
+        out = []
+        if self.rule and result.rule != self.rule:
+            out.append(f"rule {result.rule or '?'}")
+        if self.boundary and result.boundary != self.boundary:
+            out.append(f"boundary {result.boundary or '?'}")
+        if (result.shape != self.shape) if result.shape else (result.cells != self.cells):
+            out.append(f"grid {result.shape or result.cells}")
+        if not self.any_generations and result.generations != self.generations:
+            out.append(f"{result.generations} generations")
+        if not _same_density(result.density, self.density):
+            out.append(f"soup density {result.density or 'default'}")
+        return out
 
     def golly(self) -> str | None:
         """`B3/S23:T16384,16384`, the form results carry in `problem`; None without a rule."""
@@ -72,6 +104,28 @@ class Problem:
             return None
         letter = "T" if self.boundary == "torus" else "P"
         return f"{self.rule}:{letter}{self.shape.replace('x', ',')}"
+
+
+def _same_density(a: float | None, b: float | None) -> bool:
+    return a == b or (a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9))
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """A device's peak of one kind of bound (bounds.py), with the document it comes from."""
+
+    value: float
+    unit: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """A published device ([hardware] entry): its name and the ceilings the table gives."""
+
+    key: str
+    name: str
+    ceilings: dict[str, Ceiling] = field(default_factory=dict)  # by bound kind
 
 
 @dataclass
@@ -105,7 +159,7 @@ class Table:
     scale: float
     label: str
     problem: dict[str, Any]
-    hardware: dict[str, str]
+    hardware: dict[str, Device]
     columns: list[Entry]
     rows: list[Entry]
     notes: str | None = None
@@ -130,7 +184,15 @@ class Table:
             boundary=merged.get("boundary"),
             generations=merged["generations"],
             description=merged.get("description"),
+            density=merged.get("density"),
+            not_published=frozenset(self.problem.get("not_published", ())),
+            any_generations=self.problem.get("any_generations"),
         )
+
+    def device(self, row: Entry, column: Entry) -> Device | None:
+        """The published device of a cell: its row's [hardware] key, else its column's."""
+        key = row.hardware or column.hardware
+        return self.hardware.get(key) if key else None
 
     def cell_unit(self, row: Entry, column: Entry) -> tuple[str, float, str]:
         """(unit, scale, label) of a cell; a derived row or column is a plain ratio."""
@@ -216,7 +278,9 @@ class _Validator:
         title = self.string("title", data["title"])
         source = self.source(data["source"])
         unit, scale, label = self.unit("table", data, required=True)
-        problem = self.problem("problem", data["problem"], required=("shape", "generations"))
+        problem = self.problem(
+            "problem", data["problem"], required=("shape", "generations"), table=True
+        )
         hardware = self.hardware(data.get("hardware", {}))
         columns = self.entries("columns", data["columns"], _COLUMN_KEYS, hardware)
         rows = self.entries("rows", data["rows"], _ROW_KEYS, hardware)
@@ -311,10 +375,12 @@ class _Validator:
         )
         return unit, scale, label
 
-    def problem(self, where: str, value: Any, required: tuple[str, ...] = ()) -> dict[str, Any]:
+    def problem(
+        self, where: str, value: Any, required: tuple[str, ...] = (), table: bool = False
+    ) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(where, "expected a table {shape = ..., generations = ...}")
-        self.keys(where, value, _PROBLEM_KEYS, required)
+        self.keys(where, value, _TABLE_PROBLEM_KEYS if table else _PROBLEM_KEYS, required)
         out: dict[str, Any] = {}
         for key, item in value.items():
             if key == "generations":
@@ -324,6 +390,19 @@ class _Validator:
                     )
                 out[key] = item
                 continue
+            if key == "density":
+                out[key] = self.number(f"{where}.density", item)
+                if not 0 < out[key] <= 1:
+                    raise self.fail(f"{where}.density", f"expected a number in (0, 1], got {item}")
+                continue
+            if key == "not_published":
+                if not isinstance(item, list) or not all(k in _MATCHED for k in item):
+                    raise self.fail(
+                        f"{where}.not_published",
+                        f"expected a list of {', '.join(_MATCHED)}, got {item!r}",
+                    )
+                out[key] = list(item)
+                continue
             out[key] = self.string(f"{where}.{key}", item)
         if "shape" in out and not _SHAPE.match(out["shape"]):
             raise self.fail(f"{where}.shape", f"expected WxH or WxHxD, got {out['shape']!r}")
@@ -331,10 +410,34 @@ class _Validator:
             raise self.fail(f"{where}.boundary", f"expected torus or dead, got {out['boundary']!r}")
         return out
 
-    def hardware(self, value: Any) -> dict[str, str]:
+    def hardware(self, value: Any) -> dict[str, Device]:
+        """key = "description", or [hardware.key] with name and the device's ceilings, each
+        {value, unit, source}: a ceiling without its unit or its source is refused."""
         if not isinstance(value, dict):
-            raise self.fail("hardware", 'expected a table of name = "description"')
-        return {k: self.string(f"hardware.{k}", v) for k, v in value.items()}
+            raise self.fail("hardware", 'expected a table of key = "description" or [hardware.key]')
+        devices = {}
+        for key, item in value.items():
+            where = f"hardware.{key}"
+            if not isinstance(item, dict):
+                devices[key] = Device(key, self.string(where, item))
+                continue
+            self.keys(where, item, _DEVICE_KEYS, ("name",))
+            ceilings = {}
+            for kind in (k for k in KINDS if k in item):
+                ceiling = item[kind]
+                at = f"{where}.{kind}"
+                if not isinstance(ceiling, dict):
+                    raise self.fail(at, "expected { value = ..., unit = ..., source = ... }")
+                self.keys(at, ceiling, _CEILING_KEYS, ("value", "unit", "source"))
+                unit = self.string(f"{at}.unit", ceiling["unit"])
+                if unit != KINDS[kind].unit:
+                    raise self.fail(f"{at}.unit", f"a {kind} ceiling is in {KINDS[kind].unit}, not {unit!r}")
+                number = self.number(f"{at}.value", ceiling["value"])
+                if number <= 0:
+                    raise self.fail(f"{at}.value", "must be positive")
+                ceilings[kind] = Ceiling(number, unit, self.string(f"{at}.source", ceiling["source"]))
+            devices[key] = Device(key, self.string(f"{where}.name", item["name"]), ceilings)
+        return devices
 
     def entries(self, where: str, value: Any, allowed: set[str], hardware: dict) -> list[Entry]:
         if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):

@@ -92,10 +92,10 @@ def convert(
     elif unit == "%copy":
         if bytes_per_second is None:
             raise NotConvertible("the experiment reports no bytes moved per generation")
-        value = 100.0 * bytes_per_second / (1e9 * _device_number(device, COPY_BANDWIDTH_KEY))
+        value = 100.0 * bytes_per_second / (1e9 * device_number(device, COPY_BANDWIDTH_KEY))
     elif unit == "%lop3":
-        per_update = _device_number(device, INSTRUCTIONS_KEY)
-        value = 100.0 * rate * per_update / _device_number(device, LOP3_RATE_KEY)
+        per_update = device_number(device, INSTRUCTIONS_KEY)
+        value = 100.0 * rate * per_update / device_number(device, LOP3_RATE_KEY)
     elif unit in _TIME_FACTORS:
         value = _TIME_FACTORS[unit] * cells * generations / rate
     elif unit.endswith("/gen") and unit[:-4] in _TIME_FACTORS:
@@ -105,7 +105,8 @@ def convert(
     return value / scale
 
 
-def _device_number(device: dict[str, str] | None, key: str) -> float:
+def device_number(device: dict[str, str] | None, key: str) -> float:
+    """A positive number of a result's `device`; NotConvertible says why there is none."""
     try:
         value = float((device or {})[key])
     except KeyError:

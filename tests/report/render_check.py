@@ -7,10 +7,11 @@ For index.html and every table page (one per reports/tables/*.toml) it asks Chro
 the DOM after loading (--dump-dom) and for a screenshot, then checks:
   * the page has no <script> element (text from results is escaped);
   * index.html links every table page and shows the throughput plot;
-  * each table page has the published, measured and ratio tables with every row and column
-    of the table file, the published numbers of the table file, each measured cell either a
-    number marked verified or no number and a reason, ratios that are measured / published
-    and computed rows that are the ratio of their rows;
+  * each table page has the published, measured, ratio and normalised tables with every row
+    and column of the table file, the published numbers of the table file, each measured cell
+    either a number marked verified or no number and a reason, ratios that are measured /
+    published, normalised ratios that are the ratio over the ceilings' factor they show, and
+    computed rows that are the ratio of their rows;
   * each plot <img> refers to a PNG inside the report, and the screenshot shows it: the PNG's
     background colour covers the image's area and its data colour is drawn.
 It works on any report (the sweep's, with the real measurements); the synthetic test
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -184,9 +186,10 @@ class Checker:
             spec = tomllib.load(f)
         columns = [c["name"] for c in spec["columns"]]
         rows = spec["rows"]
-        for kind in ("published", "measured", "ratio"):
+        for kind in ("published", "measured", "ratio", "normalised"):
             if not root.find("table", id=kind):
                 self.fail(page, f'no <table id="{kind}">')
+        higher_is_better = spec["unit"] not in ("s", "ms", "us", "s/gen", "ms/gen", "us/gen")
         measured: dict[tuple[str, str], float | None] = {}
         for row in rows:
             for i, column in enumerate(columns):
@@ -195,7 +198,8 @@ class Checker:
                 pub = root.find("td", data_kind="published", data_row=key[0], data_col=column)
                 mea = root.find("td", data_kind="measured", data_row=key[0], data_col=column)
                 rat = root.find("td", data_kind="ratio", data_row=key[0], data_col=column)
-                if not (pub and mea and rat):
+                nor = root.find("td", data_kind="normalised", data_row=key[0], data_col=column)
+                if not (pub and mea and rat and nor):
                     self.fail(page, f"{where}: a published, measured or ratio cell is missing")
                     continue
                 published = row["published"][i]
@@ -219,6 +223,8 @@ class Checker:
                 self.check_ratio(
                     page, where, rat, measured[key], None if published == "-" else float(published)
                 )
+                self.check_normalised(page, where, nor, number(rat.attrs.get("data-value", "")),
+                                      higher_is_better)
         for row in rows:  # computed rows: the ratio of their two rows
             if "ratio" not in row:
                 continue
@@ -289,6 +295,20 @@ class Checker:
                 )
         elif value is not None:
             self.fail(page, f"{where}: ratio {value} without a measured and a published value")
+
+    def check_normalised(self, page: str, where: str, cell: dom.Node, ratio, higher_is_better):
+        """A normalised ratio needs a ratio, and is it over (a time: times) the factor shown."""
+        value = number(cell.attrs.get("data-value", ""))
+        if value is None:
+            return
+        factor = re.search(r"ceiling ([0-9.e+-]+)\u00d7 theirs", cell.text)
+        if ratio is None or factor is None:
+            self.fail(page, f"{where}: normalised {value} without a ratio and its factor")
+            return
+        f = float(factor.group(1))
+        want = ratio / f if higher_is_better else ratio * f
+        if not close(value, want, 0.02):
+            self.fail(page, f"{where}: normalised {value}, ratio {ratio} and factor {f}: {want:.4g}")
 
     # ------------------------------------------------------------------ plots
 

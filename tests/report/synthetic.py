@@ -2,10 +2,14 @@
 
 `standard_run` writes one run that exercises every kind of table cell of
 fujita2017-table1 (best of several, verified, failed verification, unsupported, computed
-speed-up, ratios) plus untagged configurations for the throughput plot and hostile text
-that must come out escaped. `STANDARD_EXPECT` says what each cell must show. Two rows of
-fujita2017-table3 come from a scaled-down out-of-core run: one with its phases
-(`PHASES_EXPECT`), one whose result records none.
+speed-up, ratios, a faster run of another problem that must not fill the cell) plus untagged
+configurations for the throughput plot and hostile text that must come out escaped.
+`STANDARD_EXPECT` says what each cell must show. Two rows of fujita2017-table3 come from an
+out-of-core run of the published problem: one with its phases (`PHASES_EXPECT`), one whose
+result records none. seed000-gpu's CUDA cell holds a reproduction on an H100 beside the
+original program run on the same machine (`SEED000_GPU`). GPU results record the ceilings
+kernels/cuda/ceilings.cuh measures, as the C++ writes them; CPU results no device name.
+`write_experiments` writes README files naming each experiment's bound.
 """
 
 from __future__ import annotations
@@ -17,6 +21,33 @@ from typing import Any
 TABLE = "fujita2017-table1"
 H100 = "NVIDIA H100 80GB HBM3"
 CPU = "AMD EPYC 9654 96-Core Processor"
+HOST = "gpu-node-1"
+# An H100's device(): runtime.cuh's device_info() plus ceilings.cuh's measured ceilings,
+# numbers as std::to_string writes them.
+H100_DEVICE = {
+    "api": "CUDA",
+    "name": H100,
+    "compute_capability": "9.0",
+    "sm_count": "132",
+    "sm_clock_max_mhz": "1980",
+    "memory_clock_max_mhz": "2619",
+    "memory_bus_width_bits": "5120",
+    "memory_bandwidth_peak_gb_per_s": "3352",
+    "global_memory_bytes": "84929347584",
+    "copy_bandwidth_measured_gb_per_s": "2905.183471",
+    "lop3_per_s_measured": "16203847125331.000000",
+}
+H100_LOP3 = 16203847125331.0
+H100_PEAK_BANDWIDTH = 3352e9
+# Bounds the standard run's experiments name (write_experiments).
+BOUNDS = {
+    "cpu-trivial": "logic",
+    "cpu-bpbc": "logic",
+    "cuda-byte-naive": "memory",
+    "cuda-bpbc": "memory",
+    "cuda-lop3-shuffle": "logic",
+    "cuda-outofcore": "memory",
+}
 DIFFERENCE = "cell (3, 7): expected 1, got 0"
 UNSUPPORTED = "width must be a multiple of 128"
 HOSTILE = '<script>alert("x")</script>'
@@ -45,7 +76,7 @@ def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
             "cpu": CPU,
             "logical_cores": 16,
             "hwy_targets": ["AVX3", "AVX2", "SSE4"],
-            "hostname": "gpu-node-1",
+            "hostname": HOST,
             "os": "Linux 6.1.0 x86_64",
         },
         "experiments": {
@@ -96,15 +127,17 @@ def result(
     device: str | None = None,
     bytes_per_second: float | None = None,
     phases: dict[str, float] | None = None,
+    instructions: float | None = None,
+    rule: str = "B3/S23",
 ) -> dict[str, Any]:
     """One configuration. `tie`, or each of `ties`, is (row, column) of fujita2017-table1 or
-    (table, row, column). `phases` gives each phase's seconds as a fraction of the median."""
-    width, height = shape.split("x")[:2]
+    (table, row, column). `phases` gives each phase's seconds as a fraction of the median.
+    `device` H100 records the H100's ceilings; `instructions` (per cell update) too."""
     cells = 1
     for n in shape.split("x"):
         cells *= int(n)
     params = params or {}
-    problem = f"B3/S23:T{width},{height}"
+    problem = f"{rule}:T{shape.replace('x', ',')}"
     if verification is None:
         verification = {"ok": "passed", "failed": "failed"}.get(status, "not_run")
     data: dict[str, Any] = {
@@ -115,7 +148,7 @@ def result(
         "family": "square",
         "params": params,
         "problem": problem,
-        "rule": "B3/S23",
+        "rule": rule,
         "shape": shape,
         "boundary": "torus",
         "cells": cells,
@@ -159,7 +192,14 @@ def result(
             ),
             "bytes_per_second": bytes_per_second,
         }
-        data["device"] = {"name": device or CPU}
+        if device == H100:
+            data["device"] = dict(H100_DEVICE)
+        elif device is not None:
+            data["device"] = {"name": device}
+        else:  # CPU experiments record their threads, no name: the host's CPU is theirs
+            data["device"] = {"threads": params.get("threads", "1")}
+        if instructions is not None:
+            data["device"]["instructions_per_cell_update"] = f"{instructions:f}"
     if status == "failed" and verification == "failed" and reason is None:
         data["reason"] = f"verification failed: {first_difference}"
     return data
@@ -196,12 +236,23 @@ CPU_WORD = (0.2e9, 0.3e9, 0.25e9)  # three configurations: the best (0.3e9) is s
 CPU_SINGLE = 8.0e9
 GPU_WORD = 20e9
 GPU_SINGLE = 600e9
-# fujita2017-table3's problem divided by 32 (universe side, T, generations), and the phases'
-# fractions of the run's time (pipelined: they add up to more than the run).
+# fujita2017-table3's problem, and the phases' fractions of the run's time (pipelined: they
+# add up to more than the run).
 TABLE3 = "fujita2017-table3"
 TABLE3_COLUMNS = ["SSD read", "SSD write", "simulation", "total", "total rate"]
 OUTOFCORE = 1.5e12
 OUTOFCORE_PHASES = {"read": 0.1, "write": 0.05, "simulate": 0.9}
+
+
+# seed000-gpu's CUDA cell: ours on the table's problem (the blog states none) beside the
+# original program run on the same machine, and a faster run of another problem.
+SEED000_GPU = "seed000-gpu"
+LOP3_SHUFFLE = 17.0e12
+LOP3_SHUFFLE_OTHER = 19.0e12  # 65536x65536: another problem, never in the cell
+ORIGINAL = 23.49e12
+ORIGINAL_NAME = "external-blog-gol-cu"
+LOP3_SHUFFLE_INSTRUCTIONS = 0.3125  # 10 LOP3 per 32 cells
+CPU_WORD_OTHER = 0.49e9  # 256x256: another problem than Table 1's, never in the cell
 
 
 def standard_results() -> list[dict[str, Any]]:
@@ -215,6 +266,33 @@ def standard_results() -> list[dict[str, Any]]:
                 tie=("CPU", "word-per-cell"),
             )
             for t, r in zip((1, 2, 3), CPU_WORD)
+        ],
+        result(
+            "cpu-trivial",
+            rate=CPU_WORD_OTHER,
+            shape="256x256",
+            generations=256,
+            tie=("CPU", "word-per-cell"),
+        ),
+        *[
+            result(
+                name,
+                backend="cuda",
+                rate=rate,
+                device=H100,
+                shape=shape,
+                generations=2048,
+                params=params,
+                instructions=instructions,
+                tie=(SEED000_GPU, "CUDA", "A40"),
+            )
+            for name, rate, shape, params, instructions in (
+                ("cuda-lop3-shuffle", LOP3_SHUFFLE, "32768x32768",
+                 {"work_per_thread": "16", "steps_per_launch": "16"}, LOP3_SHUFFLE_INSTRUCTIONS),
+                ("cuda-lop3-shuffle", LOP3_SHUFFLE_OTHER, "65536x65536",
+                 {"work_per_thread": "16", "steps_per_launch": "16"}, LOP3_SHUFFLE_INSTRUCTIONS),
+                (ORIGINAL_NAME, ORIGINAL, "32768x32768", {}, None),
+            )
         ],
         result("cpu-bpbc", rate=CPU_SINGLE, params={"words": "single"}, tie=("CPU", "SINGLE-WORD")),
         result(
@@ -253,13 +331,13 @@ def standard_results() -> list[dict[str, Any]]:
                 backend="cuda",
                 rate=OUTOFCORE,
                 device=H100,
-                shape="16384x16384",
-                generations=512,
+                shape="524288x524288",
+                generations=16384,
                 params={"halo_steps": str(steps)},
                 phases=phases,
                 ties=[(TABLE3, row, column) for column in TABLE3_COLUMNS],
             )
-            for row, steps, phases in (("8K", 256, OUTOFCORE_PHASES), ("16K", 512, None))
+            for row, steps, phases in (("8K", 8192, OUTOFCORE_PHASES), ("16K", 16384, None))
         ],
         # Untagged: the throughput plot's size sweep.
         *[
@@ -286,6 +364,16 @@ def standard_run(folder: Path) -> Path:
     return write_run(folder, standard_results())
 
 
+def write_experiments(folder: Path, bounds: dict[str, str] | None = None) -> Path:
+    """experiments/<name>/README.md naming each experiment's bound, as the real ones do."""
+    for name, kind in (bounds or BOUNDS).items():
+        (folder / name).mkdir(parents=True, exist_ok=True)
+        (folder / name / "README.md").write_text(
+            f"# {name}\n\n**Technique.** Synthetic.\n\n**Bound.** `{kind}`: synthetic.\n"
+        )
+    return folder
+
+
 def _ratio(a: float, b: float) -> float:
     return a / b
 
@@ -293,7 +381,7 @@ def _ratio(a: float, b: float) -> float:
 # What each cell of fujita2017-table1 must show for the standard run:
 # (row, column) -> (status, measured value in 10^9 updates/s or None, text the cell must contain).
 STANDARD_EXPECT: dict[tuple[str, str], tuple[str, float | None, str]] = {
-    ("CPU", "word-per-cell"): ("passed", max(CPU_WORD) / 1e9, "best of 3"),
+    ("CPU", "word-per-cell"): ("passed", max(CPU_WORD) / 1e9, "best of 3"),  # not 256x256
     ("CPU", "SINGLE-WORD"): ("passed", CPU_SINGLE / 1e9, "verified"),
     ("CPU", "DOUBLE-WORD"): ("failed", None, DIFFERENCE),
     ("GPU", "word-per-cell"): ("passed", GPU_WORD / 1e9, "verified"),
@@ -312,7 +400,7 @@ PHASES_EXPECT: dict[tuple[str, str], tuple[str, float | None, str]] = {
     ("8K", "SSD read"): ("passed", 0.1 * _TABLE3_SECONDS, "read: 10% of the timed run"),
     ("8K", "SSD write"): ("passed", 0.05 * _TABLE3_SECONDS, "write: 5% of the timed run"),
     ("8K", "simulation"): ("passed", 0.9 * _TABLE3_SECONDS, "simulate: 90% of the timed run"),
-    ("8K", "total"): ("passed", _TABLE3_SECONDS, "grid 16384x16384, published 524288x524288"),
+    ("8K", "total"): ("passed", _TABLE3_SECONDS, "verified"),
     ("8K", "total rate"): ("passed", OUTOFCORE / 1e9, "verified"),
     ("16K", "SSD read"): ("not_run", None, 'the result records no phase "read"'),
     ("16K", "simulation"): ("not_run", None, 'the result records no phase "simulate"'),

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "reports"))
 
 import dom  # noqa: E402
 import synthetic  # noqa: E402
-from lifebench_report import compare, figures, models, results, tables, units  # noqa: E402
+from lifebench_report import bounds, compare, figures, models, results, tables, units  # noqa: E402
 from lifebench_report.errors import ReportError  # noqa: E402
 
 GENERATOR = ROOT / "reports" / "generate.py"
@@ -75,10 +75,11 @@ MS_TABLE = """\
     seed = "001_40e87a320ecadc3a.txt"
     table = "L40"
     [problem]
-    rule = "B6/S567"
+    rule = "B6/S567/3D"
     shape = "256x256x256"
     boundary = "torus"
     generations = 2048
+    any_generations = "one generation per launch"
     [hardware]
     gpu = "NVIDIA L40"
     [[columns]]
@@ -434,6 +435,7 @@ class CompareTest(TempDir):
         both = synthetic.result(
             "v0",
             shape="512x512x512",
+            rule="B6/S567/3D",
             generations=1024,
             rate=512**3 * 1024 / 2.0,
             ties=[("t", "v0", "512/1024"), ("u", "v0", "512/1024"), ("u", "v2", "512/1024")],
@@ -519,6 +521,7 @@ class CompareTest(TempDir):
                 synthetic.result(
                     "v0",
                     shape="256x256x256",
+                    rule="B6/S567/3D",
                     generations=16,
                     rate=cells * 2048 / 0.5,
                     tie=("t", "v0", "256/2048"),
@@ -526,6 +529,7 @@ class CompareTest(TempDir):
                 synthetic.result(
                     "v2",
                     shape="256x256x256",
+                    rule="B6/S567/3D",
                     generations=2048,
                     rate=cells * 2048 / 0.05,
                     tie=("t", "v2", "256/2048"),
@@ -533,6 +537,7 @@ class CompareTest(TempDir):
                 synthetic.result(
                     "v0",
                     shape="512x512x512",
+                    rule="B6/S567/3D",
                     generations=1024,
                     rate=512**3 * 1024 / 2.0,
                     tie=("t", "v0", "512/1024"),
@@ -543,13 +548,223 @@ class CompareTest(TempDir):
         self.assertAlmostEqual(v0.value, 500.0)  # ms for the published 2048 generations
         self.assertAlmostEqual(v2.value, 50.0)
         self.assertFalse(v0.better)  # 500 ms against 473: slower
-        self.assertIn("16 generations, published 2048", v0.notes)
+        self.assertIn("16 generations, the problem 2048 (converted to 2048)", v0.notes)
         self.assertAlmostEqual(view.cells[("v0", "512/1024")].value, 2000.0)
         speed = view.cells[("v2 over v0", "256/2048")]
         self.assertAlmostEqual(speed.value, 10.0)
         self.assertAlmostEqual(speed.ratio, 10.0 / 9.27)
         self.assertIsNone(view.cells[("v2", "512/1024")].published)
         self.assertIsNone(view.cells[("v2", "512/1024")].ratio)
+
+
+TABLE3 = {"shape": "524288x524288", "generations": 16384}  # fujita2017-table3's problem
+
+
+class HonestCellsTest(TempDir):
+    """A cell holds only runs of its problem; its ratio also normalised to the hardware."""
+
+    def setUp(self):
+        super().setUp()
+        self.fujita = tables.load_table(TABLES / "fujita2017-table1.toml")
+        self.seed000 = tables.load_table(TABLES / "seed000-gpu.toml")
+        self.bounds = bounds.load_bounds(synthetic.write_experiments(self.tmp / "experiments"))
+
+    def view(self, table, items):
+        folder = Path(tempfile.mkdtemp(dir=self.tmp))
+        return compare.compare(table, results.load_runs([synthetic.write_run(folder, items)]),
+                               self.bounds)
+
+    def test_another_problem_is_listed_never_compared(self):
+        r = synthetic.result
+        tie = ("CPU", "word-per-cell")
+        view = self.view(
+            self.fujita,
+            [
+                r("cpu-trivial", rate=0.49e9, shape="256x256", generations=256, tie=tie),
+                r("cpu-trivial", rate=0.3e9, generations=32, tie=tie),  # any count: the table
+            ],
+        )
+        c = view.cells[tie]
+        self.assertEqual(c.status, compare.PASSED)
+        self.assertAlmostEqual(c.value, 0.3)
+        self.assertEqual([o.shape for o in c.others], ["256x256"])
+        self.assertIn("32 generations, the problem 1024", c.notes)
+        self.assertEqual(c.problem.differences(c.others[0]), ["grid 256x256"])
+
+        only_other = self.view(self.fujita, [r("cpu-trivial", rate=0.49e9, shape="256x256", tie=tie)])
+        c = only_other.cells[tie]
+        self.assertEqual((c.status, c.value, c.ratio), (compare.NOT_RUN, None, None))
+        self.assertIn("no configuration of this problem is tied; 1 of other problems", c.reason)
+
+    def test_every_key_of_the_problem_is_matched(self):
+        r = synthetic.result
+        tie = ("GPU", "SINGLE-WORD")
+        problem = self.fujita.cell_problem(self.fujita.row("GPU"), self.fujita.column("SINGLE-WORD"))
+        dead = r("x", rate=1e9, tie=tie)
+        dead["boundary"] = "dead"
+        sparse = r("x", rate=1e9, tie=tie)
+        sparse["config_id"] += "|density=0.001"
+        sparse["density"] = 0.001
+        cases = {
+            "rule B36/S23": r("x", rate=1e9, rule="B36/S23", tie=tie),
+            "boundary dead": dead,
+            "grid 16384x8192": r("x", rate=1e9, shape="16384x8192", tie=tie),
+            "soup density 0.001": sparse,
+        }
+        loaded = results.load_runs([synthetic.write_run(self.tmp / "k", list(cases.values()))])
+        for (want, _), result in zip(cases.items(), loaded[0].results):
+            self.assertEqual(problem.differences(result), [want])
+        table2 = tables.load_table(TABLES / "fujita2017-table2.toml")  # no any_generations
+        p2 = table2.cell_problem(table2.rows[0], table2.columns[0])
+        self.assertEqual(p2.differences(loaded[0].results[0]), ["rule B36/S23"])
+        fewer = results.load_runs([synthetic.write_run(self.tmp / "g", [r("x", rate=1, generations=8)])])
+        self.assertEqual(p2.differences(fewer[0].results[0]), ["8 generations"])
+
+    def test_a_table_without_a_published_problem_says_so(self):
+        view = self.view(
+            self.seed000,
+            [r for r in synthetic.standard_results() if r["experiment"] == "cuda-lop3-shuffle"],
+        )
+        c = view.cells[("CUDA", "A40")]
+        self.assertFalse(c.problem.published)
+        self.assertTrue(c.notes[0].startswith("no published problem: ours is 32768x32768, torus"))
+
+    def test_normalised_ratio_for_the_bound_the_readme_names(self):
+        view = self.view(self.seed000, synthetic.standard_results())
+        c = view.cells[("CUDA", "A40")]
+        self.assertAlmostEqual(c.value, synthetic.LOP3_SHUFFLE / 1e12)  # not the 65536^2 run
+        a40 = self.seed000.hardware["a40"].ceilings["logic"].value
+        n = c.normalised
+        self.assertEqual(n.kind.name, "logic")
+        self.assertAlmostEqual(n.ours, synthetic.H100_LOP3)
+        self.assertAlmostEqual(n.value, (17.0 / 11.72) / (synthetic.H100_LOP3 / a40))
+        self.assertLess(n.value, 1)  # 1.45x raw, slower than the A40 on equal hardware
+        # The original program beside ours, not in its place.
+        self.assertEqual(c.chosen.experiment, "cuda-lop3-shuffle")
+        self.assertEqual(c.original.experiment, synthetic.ORIGINAL_NAME)
+        self.assertAlmostEqual(c.original_value, synthetic.ORIGINAL / 1e12)
+
+    def test_why_there_is_no_normalised_ratio(self):
+        r = synthetic.result
+        cases = (
+            (r("cpu-trivial", rate=0.3e9, generations=32, tie=("CPU", "word-per-cell")),
+             "the table gives no logic ceiling for Intel Core i7-4790 (3.6 GHz, the paper says "
+             "3.66 GHz)"),
+            (r("nameless", rate=1e9, tie=("CPU", "SINGLE-WORD")), "nameless's README names no bound"),
+            (r("cuda-bpbc", rate=5e11, device="a GPU", tie=("GPU", "SINGLE-WORD")),
+             "our memory ceiling is not recorded: the result's device records no "
+             "memory_bandwidth_peak_gb_per_s"),
+        )
+        for item, why in cases:
+            with self.subTest(why=why):
+                view = self.view(self.fujita, [item])
+                cell = next(c for c in view.cells.values() if c.chosen is not None)
+                self.assertIsNone(cell.normalised.value)
+                self.assertEqual(cell.normalised.why, why)
+        speedup = self.view(self.fujita, [cases[0][0]]).cells[("speed-up", "word-per-cell")]
+        self.assertIsNone(speedup.normalised)
+
+    def test_an_external_flag_marks_an_original_program(self):
+        item = synthetic.result("blog-kernel", backend="cuda", rate=2e13, device=synthetic.H100,
+                                shape="32768x32768", tie=("seed000-gpu", "CUDA", "A40"))
+        item["external"] = True
+        view = self.view(self.seed000, [item])
+        c = view.cells[("CUDA", "A40")]
+        self.assertTrue(c.chosen.external)  # alone in its cell: shown, as the original
+        self.assertIsNone(c.original)
+
+    def test_hardware_ceilings_need_a_source_and_a_unit(self):
+        device = (
+            '[hardware.gpu]\n    name = "NVIDIA L40"\n'
+            '    logic = {{ value = 22.6e12{unit}{source} }}\n'
+        )
+        cases = (
+            (device.format(unit="", source=', source = "L40 data sheet"'), "missing field 'unit'"),
+            (device.format(unit=', unit = "instructions/s"', source=""), "missing field 'source'"),
+            (device.format(unit=', unit = "B/s"', source=', source = "x"'),
+             "a logic ceiling is in instructions/s, not 'B/s'"),
+            (device.format(unit=', unit = "instructions/s"', source=', source = ""'),
+             "non-empty string"),
+            ('[hardware.gpu]\n    name = "L40"\n    flops = 1\n', "unknown field 'flops'"),
+        )
+        for text, needle in cases:
+            with self.subTest(needle=needle):
+                folder = self.write_table(MS_TABLE.replace('[hardware]\n    gpu = "NVIDIA L40"\n', text))
+                proc = run_generator(
+                    "--results", self.tmp / "none", "--tables", folder, "--out", self.tmp / "out"
+                )
+                self.assert_one_line_error(proc, needle, "t.toml", "hardware.gpu")
+                self.assertFalse((self.tmp / "out").exists())
+        good = device.format(unit=', unit = "instructions/s"', source=', source = "data sheet"')
+        t = tables.load_table(self.write_table(MS_TABLE.replace('[hardware]\n    gpu = "NVIDIA L40"\n', good)) / "t.toml")
+        self.assertEqual(t.hardware["gpu"].ceilings["logic"].source, "data sheet")
+
+    def test_shipped_tables_give_every_ceiling_a_source_and_their_problems_honestly(self):
+        for table in tables.load_tables(TABLES):
+            for device in table.hardware.values():
+                for kind, ceiling in device.ceilings.items():
+                    self.assertIn(ceiling.unit, bounds.KINDS[kind].unit, (table.stem, device.key))
+                    self.assertTrue(ceiling.source, (table.stem, device.key))
+        by_stem = {t.stem: t for t in tables.load_tables(TABLES)}
+        for stem in ("seed000-cpu", "seed000-gpu", "hex-attempts"):  # the sources state none
+            self.assertIn("shape", by_stem[stem].problem["not_published"], stem)
+        for stem in ("fujita2017-table1", "fujita2017-table2", "fujita2017-table3", "blog3d-l40"):
+            self.assertNotIn("not_published", by_stem[stem].problem, stem)
+
+    def test_bound_lines_of_the_readmes(self):
+        shipped = bounds.load_bounds(ROOT / "experiments")
+        self.assertEqual(shipped["cuda-lop3-shuffle"].name, "logic")
+        self.assertEqual(shipped["cuda-byte-naive"].name, "memory")
+        for bad in ("`flops`", "`logic`: x.\n\n**Bound.** `memory`"):
+            with self.subTest(bad=bad):
+                folder = self.tmp / f"e{len(bad)}"
+                (folder / "x").mkdir(parents=True)
+                (folder / "x" / "README.md").write_text(f"# x\n\n**Bound.** {bad}: why.\n")
+                with self.assertRaises(ReportError) as caught:
+                    bounds.load_bounds(folder)
+                self.assertIn("must name one of logic, memory once", str(caught.exception))
+
+    def test_fraction_of_bound(self):
+        loaded = results.load_runs([synthetic.write_run(self.tmp / "f", synthetic.standard_results())])
+        shuffle = next(r for r in loaded[0].results if r.experiment == "cuda-lop3-shuffle")
+        share = bounds.fraction(shuffle, bounds.KINDS["logic"])
+        allowed = synthetic.H100_LOP3 / synthetic.LOP3_SHUFFLE_INSTRUCTIONS
+        self.assertAlmostEqual(share.allowed / allowed, 1.0)
+        self.assertAlmostEqual(share.value, synthetic.LOP3_SHUFFLE / allowed)
+        naive = synthetic.result("cuda-byte-naive", backend="cuda", rate=1e11, device=synthetic.H100,
+                                 bytes_per_second=2e11)
+        run = results.load_runs([synthetic.write_run(self.tmp / "m", [naive])])[0]
+        share = bounds.fraction(run.results[0], bounds.KINDS["memory"])
+        self.assertAlmostEqual(share.cost, 2.0)  # bytes per cell update
+        self.assertAlmostEqual(share.value, 2e11 / 2905.183471e9)
+        with self.assertRaises(units.NotConvertible):
+            bounds.fraction(loaded[0].results[0], bounds.KINDS["logic"])  # a CPU result
+
+    def test_bar_labels_never_overlap(self):
+        from lifebench_report import plots
+
+        seed000_cpu = tables.load_table(TABLES / "seed000-cpu.toml")
+        items = [
+            synthetic.result("simd-hwy", rate=rate, generations=32, params={"threads": t},
+                             tie=("seed000-cpu", row, "i9-11900K"))
+            for row, rate, t in (("Trivial", 0.39e9, "1"), ("SIMD", 47e9, "1"),
+                                 ("SIMD Multi-threaded", 290e9, "16"),
+                                 ("ours: cpu-blocked", 1.05e12, "16"),
+                                 ("Packed Nibbles", 4.4e9, "1"), ("Packed Bits", 6.6e9, "1"))
+        ]
+        figure = plots.table_figure(self.view(seed000_cpu, items))
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        ax = figure.axes[0]
+        boxes = [t.get_window_extent(renderer) for t in ax.texts]
+        boxes += [t.get_window_extent(renderer) for t in ax.get_yticklabels() if t.get_text()]
+        self.assertGreater(len(ax.texts), 15)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                self.assertFalse(a.overlaps(b), (a, b))
+        import matplotlib.pyplot as plt
+
+        plt.close(figure)
 
 
 class PhaseTest(TempDir):
@@ -583,8 +798,8 @@ class PhaseTest(TempDir):
         view = measured(
             self.table,
             [
-                r("x", rate=2e12, ties=tie),
-                r("x", rate=1e12, ties=tie, phases={"read": 0.25}),
+                r("x", rate=2e12, ties=tie, **TABLE3),
+                r("x", rate=1e12, ties=tie, phases={"read": 0.25}, **TABLE3),
             ],
         )
         c = view.cells[("4K", "SSD read")]
@@ -597,17 +812,17 @@ class PhaseTest(TempDir):
 
         def on(storage: str, row: str, rate: float) -> dict:
             tie = [(synthetic.TABLE3, row, "total")]
-            item = synthetic.result("x", rate=rate, device=synthetic.H100, ties=tie)
+            item = synthetic.result("x", rate=rate, device=synthetic.H100, ties=tie, **TABLE3)
             item["device"]["storage"] = storage
             return item
 
         chosen = [on(nvme, "8K", 1e12), on(nvme, "16K", 1e12), on(sda, "4K", 2e12)]
         # A slower result of 4K is not the cell's, so its storage is not this run's.
         view = measured(self.table, [*chosen, on("tmpfs", "4K", 1e12)])
-        ours = {key: values for key, _, values in view.hardware}
+        ours = {device.key: values for device, values in view.hardware}
         self.assertEqual(ours["storage"], [sda, nvme])
-        self.assertEqual(ours["gpu"], [synthetic.H100])
-        self.assertEqual(ours["cpu"], [synthetic.CPU])
+        self.assertEqual(ours["gpu"], [f"{synthetic.H100} on host {synthetic.HOST}"])
+        self.assertEqual(ours["cpu"], [])  # no CPU row measured: no host is named
 
     def test_malformed_phases(self):
         for phases in ([1.0], {"read": -1}, {"read": "1"}):
@@ -620,10 +835,141 @@ class PhaseTest(TempDir):
 
 
 class ReportTest(TempDir):
-    def generate_standard(self) -> tuple[subprocess.CompletedProcess, Path]:
+    def generate_standard(self, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
         res = synthetic.standard_run(self.tmp / "results")
+        experiments = synthetic.write_experiments(self.tmp / "experiments")
         out = self.tmp / "report"
-        return run_generator("--results", res, "--tables", TABLES, "--out", out), out
+        return (
+            run_generator(
+                "--results", res, *more, "--tables", TABLES, "--experiments", experiments,
+                "--out", out,
+            ),
+            out,
+        )
+
+    def test_a_cell_lists_other_problems_and_says_where_it_was_measured(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        root = dom.parse((out / "fujita2017-table1.html").read_text())
+        c = cell(root, "measured", "CPU", "word-per-cell")
+        self.assertEqual(c.attrs["data-value"], "0.300")  # not the faster 256x256 run
+        others = c.find(cls="others")
+        self.assertIn("grid 256x256: 0.490", others.text)
+        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}", c.text)
+        self.assertIn("other problem: grid 256x256", root.find("table", cls="configs").text)
+
+    def test_seed000_gpu_our_device_beside_the_a40_and_the_original(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        root = dom.parse((out / "seed000-gpu.html").read_text())
+        measured_grid = root.find("table", id="measured")
+        headers = [th.text for th in measured_grid.find_all("th", cls="col")]
+        self.assertTrue(any(h.startswith(synthetic.H100) and "published: A40" in h
+                            for h in headers), headers)
+        self.assertFalse(any(h.strip() == "A40" for h in headers), headers)
+        c = cell(root, "measured", "CUDA", "A40")
+        self.assertEqual(c.attrs["data-value"], "17.0")
+        original = c.find(cls="original").text
+        self.assertIn("original program (same machine): external-blog-gol-cu at 23.5", original)
+        self.assertIn(f"ours {units.fmt3(17.0 / 23.49)}", original)
+        self.assertIn("no published problem", c.text)
+        self.assertIn("grid 65536x65536: 19.0", c.find(cls="others").text)
+        self.assertEqual(cell(root, "ratio", "CUDA", "A40").attrs["data-value"], "1.45")
+        a40 = 9.35e12
+        normalised = (17.0 / 11.72) / (synthetic.H100_LOP3 / a40)
+        self.assertEqual(
+            cell(root, "normalised", "CUDA", "A40").attrs["data-value"], units.fmt3(normalised)
+        )
+        row = root.find("tr", data_row="CUDA", data_col="A40")
+        self.assertIn("NVIDIA A40", row.text)
+        self.assertIn("logic", row.text)
+        self.assertIn("divided by how many times the published device's ceiling ours is",
+                      root.text)
+        self.assertTrue((out / "seed000-gpu.png").is_file())
+
+    def test_several_results_folders_name_theirs(self):
+        xeon = synthetic.manifest("xeon")
+        xeon["host"] = {**xeon["host"], "cpu": "Intel Xeon Platinum 8480+", "hostname": "cpu-node-2"}
+        second = synthetic.write_run(
+            self.tmp / "xeon",
+            [synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"},
+                              tie=("CPU", "DOUBLE-WORD"))],
+            xeon,
+        )
+        proc, out = self.generate_standard("--results", second)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        root = dom.parse((out / "fujita2017-table1.html").read_text())
+        c = cell(root, "measured", "CPU", "DOUBLE-WORD")
+        self.assertIn("on Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", c.text)
+        c = cell(root, "measured", "CPU", "SINGLE-WORD")
+        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}, results synthetic", c.text)
+        cpu_row = root.find("tr", data_device="cpu").text
+        self.assertIn("Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", cpu_row)
+        self.assertIn(f"{synthetic.CPU} on host {synthetic.HOST}, results synthetic", cpu_row)
+        gpu_row = root.find("tr", data_device="gpu").text
+        self.assertNotIn("Xeon", gpu_row)  # hosts are not listed together
+
+    def test_fraction_of_bound_and_rooflines(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        index = dom.parse((out / "index.html").read_text())
+        row = index.find("tr", data_config=next(
+            r["config_id"] for r in synthetic.standard_results()
+            if r["experiment"] == "cuda-lop3-shuffle"))
+        share = synthetic.LOP3_SHUFFLE * synthetic.LOP3_SHUFFLE_INSTRUCTIONS / synthetic.H100_LOP3
+        fraction = next(td for td in row.find_all("td") if "data-fraction" in td.attrs)
+        self.assertEqual(fraction.attrs["data-fraction"], units.fmt3(share))
+        self.assertIn(f"logic {units.fmt3(100 * share)} %", fraction.text)
+        self.assertIsNotNone(index.find("h3", data_roofline="square"))
+        self.assertTrue((out / "roofline-square.png").is_file())
+        for family in ("hex", "3d"):  # no data: not drawn
+            self.assertFalse((out / f"roofline-{family}.png").exists())
+            self.assertIsNone(index.find("h3", data_roofline=family))
+
+    def test_a_figure_without_data_is_not_drawn(self):
+        plots = self.tmp / "plots"
+        plots.mkdir()
+        (plots / "none.toml").write_text(
+            'title = "3D nothing"\nx = "cells"\ny = "updates/s"\n[select]\nrule = "B6/S567/3D"\n'
+        )
+        (plots / "some.toml").write_text('title = "Some"\nx = "cells"\ny = "updates/s"\n')
+        proc, out = self.generate_standard("--plots", plots)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertFalse((out / "figure-none.png").exists())
+        self.assertTrue((out / "figure-some.png").is_file())
+        index = dom.parse((out / "index.html").read_text())
+        self.assertIsNone(index.find("h2", data_figure="none"))
+        self.assertIsNotNone(index.find("img", src="figure-some.png"))
+        self.assertIn("Not drawn, no verified measurement in these results matches them: "
+                      "3D nothing.", " ".join(index.text.split()))
+
+    def test_site_is_self_contained(self):
+        res = synthetic.standard_run(self.tmp / "results")
+        site = self.tmp / "site"
+        proc = run_generator("--results", res, "--results", self.tmp / "gone", "--tables", TABLES,
+                             "--site", site)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip().splitlines()[-1], str(site / "index.html"))
+        copied = sorted(p.name for p in (site / "data" / "results").iterdir())
+        self.assertEqual(copied, sorted(p.name for p in res.glob("*.json")))
+        pages = sorted(site.glob("*.html"))
+        self.assertGreater(len(pages), 10)
+        for page in pages:
+            text = page.read_text()
+            self.assertNotIn(str(self.tmp), text, page.name)
+            for node in dom.parse(text).iter():
+                for attr in ("href", "src"):
+                    link = node.attrs.get(attr)
+                    if link is None:
+                        continue
+                    self.assertFalse(link.startswith("/") or ":" in link, (page.name, link))
+                    self.assertTrue((site / link).is_file(), (page.name, link))
+        index = (site / "index.html").read_text()
+        self.assertIn('href="data/results/manifest.json"', index)
+        self.assertIn("gone: the results folder does not exist", index)
+        self.assert_one_line_error(
+            run_generator("--results", res, "--out", site, "--site", site), "not allowed with"
+        )
 
     def test_standard_report(self):
         proc, out = self.generate_standard()
@@ -700,7 +1046,10 @@ class ReportTest(TempDir):
             self.assertIn(c.attrs["data-status"], ("not_run",))
             self.assertIn("not run", c.text)
         self.assertIn(compare.NO_TIE, cell(root, "measured", "CPU", "word-per-cell").text)
-        self.assertTrue((out / "throughput.png").is_file())
+        self.assertFalse((out / "throughput.png").exists())  # nothing to draw: not drawn
+        index = (out / "index.html").read_text()
+        self.assertIn("Not drawn: no successful measurement", index)
+        self.assertIsNone(dom.parse(index).find("img"))
 
     def test_missing_manifest_and_empty_folder(self):
         (self.tmp / "empty").mkdir()
@@ -779,7 +1128,9 @@ class ReportTest(TempDir):
         proc = run_generator("--results", self.tmp / "results", "--tables", TABLES, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((out / "stale.html").exists())
-        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), ["report", "results"])
+        self.assertEqual(
+            sorted(p.name for p in self.tmp.iterdir()), ["experiments", "report", "results"]
+        )
         precious = self.tmp / "precious"
         precious.mkdir()
         (precious / "thesis.tex").write_text("keep me")

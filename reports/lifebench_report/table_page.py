@@ -1,0 +1,517 @@
+"""One published table's page: its problem and hardware, the published, measured, ratio and
+normalised-ratio grids, one line per comparison, and the configurations tied to it.
+
+Every number names where it was measured (device and host, and the results folder when
+several are shown). A measured grid's row or column tied to a published device is headed
+by our device, not by the published one.
+"""
+
+from __future__ import annotations
+
+from .compare import PASSED, Cell, TableView, where
+from .html import BADGE, configs, esc, img, kv, label_html, page, rate_text, warnings
+from .results import Result, Tie
+from .tables import Device, Entry, Problem, Table
+from .units import UNITS, fmt3
+from . import models
+
+NORMALISED_SENTENCE = (
+    "Normalised: the measured / published ratio divided by how many times the published "
+    "device's ceiling ours is, for the ceiling that bounds the experiment (the Bound line of "
+    "its README): (measured / published) &divide; (our ceiling / theirs), so that it compares "
+    "the techniques as if on equal hardware."
+)
+CEILINGS_SENTENCE = (
+    "Their ceilings are the vendors' peak figures; ours are recorded by each result: the LOP3 "
+    "rate measured in the same process (within a few per cent of the peak) and the memory's "
+    "peak bandwidth from its clock and bus width."
+)
+
+
+def table_page(view: TableView, plot: str | None, generated: str) -> str:
+    t = view.table
+    body = [f"<h1>{esc(t.title)}</h1>", f'<p class="lead">Source: {_source(t)}</p>']
+    if "note" in t.source:
+        body.append(f'<p class="lead">{label_html(t.source["note"])}</p>')
+    body.append('<div class="facts">' + _problem_facts(t) + _unit_facts(t) + "</div>")
+    if view.hardware:
+        body.append(_hardware(view))
+
+    body.append("<h2>Published and measured</h2>")
+    # The chart first: a table with many rows pushes anything below it out of view.
+    if plot:
+        body.append(img(plot, f"{t.source['table']}: published and measured values"))
+    else:
+        body.append(
+            '<p class="why">No chart: no cell has a published value or a verified measurement '
+            "in the table's unit yet.</p>"
+        )
+    body.append(
+        '<div class="grids">'
+        + _grid(view, "published", f"Published <small>{label_html(t.label)}</small>")
+        + _grid(view, "measured", f"Measured <small>{label_html(t.label)}, this run</small>")
+        + _grid(view, "ratio", "Measured / published")
+        + _grid(view, "normalised", "Normalised to the hardware <small>see below</small>")
+        + "</div>"
+    )
+    body.append(
+        '<p class="legend">Measured cells:'
+        + "".join(
+            f'<span class="badge b-{s}">{BADGE[s]}</span>{esc(text)}'
+            for s, text in (
+                (PASSED, "verified, then timed"),
+                ("failed", "failed (verification or run)"),
+                ("unverified", "timed without verification"),
+                ("not_run", "no result of this problem: why is given"),
+            )
+        )
+        + "</p>"
+    )
+    body.append(_comparisons(view))
+    if t.notes:
+        body.append(f'<p class="lead">{label_html(t.notes)}</p>')
+    if t.model:
+        body.append(_model_section(view))
+
+    body.append("<h2>Configurations tied to this table</h2>")
+    if view.stray:
+        body.append(warnings([f"{r.config_id}: tie {tie}: {why}" for r, tie, why in view.stray]))
+    if view.tied:
+        body.append(
+            configs(
+                view.tied,
+                table=t.stem,
+                marks=_marks(view),
+                show_run=view.several_runs,
+                bounds=view.bounds,
+            )
+        )
+    else:
+        body.append(
+            '<p class="lead">No configuration of the results is tied to this table '
+            f'(no tie with <code>table = "{esc(t.stem)}"</code>).</p>'
+        )
+    return page(t.title, "\n".join(body), generated)
+
+
+def _source(t: Table) -> str:
+    src = t.source
+    citation = esc(src.get("citation", ""))
+    text = (
+        f'{citation + ", " if citation else ""}<strong>{esc(src["table"])}</strong> '
+        f'(seed <code>{esc(src["seed"])}</code>)'
+    )
+    if "url" in src:
+        text += f' &middot; <span class="mono">{esc(src["url"])}</span>'
+    return text
+
+
+def _problem_facts(t: Table) -> str:
+    p = t.problem
+    ours = set(p.get("not_published", ()))
+
+    def given(key: str, text: str) -> str:
+        mark = "ours: the source does not give it" if key in ours else "published"
+        return f'{text} <span class="why">{mark}</span>'
+
+    facts = [
+        ("problem", label_html(p.get("description", ""))),
+        ("rule", given("rule", f'<code>{esc(p.get("rule", "any"))}</code>')),
+        ("grid", given("shape", f'{esc(p["shape"])} ({fmt3(_cells(p["shape"]))} cells)')),
+        ("boundary", given("boundary", esc(p.get("boundary", "any")))),
+        ("generations", given("generations", esc(p["generations"]))),
+    ]
+    if "density" in p:
+        facts.append(("soup density", given("density", esc(p["density"]))))
+    if "any_generations" in p:
+        facts.append(("generation count", "any is compared: " + label_html(p["any_generations"])))
+    if {"shape", "generations"} & ours:
+        facts.append(
+            (
+                "comparison",
+                "<strong>no published problem</strong>: each cell is measured on the problem "
+                "above; runs of other problems are listed under it, never compared",
+            )
+        )
+    else:
+        facts.append(
+            (
+                "comparison",
+                "a cell takes only runs of its problem; runs of other problems are listed "
+                "under it, never compared",
+            )
+        )
+    if any(e.problem for e in t.rows + t.columns):
+        facts.append(("per cell", "some rows or columns set their own problem (see their headers)"))
+    return kv([(k, v) for k, v in facts if v])
+
+
+def _unit_facts(t: Table) -> str:
+    better = (
+        "&ge; 1 is faster than published"
+        if UNITS[t.unit].higher_is_better
+        else "&le; 1 is faster than published (a time)"
+    )
+    return kv(
+        [
+            ("unit", label_html(t.label)),
+            ("ratio", f"measured / published; {better}"),
+            ("normalised", NORMALISED_SENTENCE),
+            (
+                "verification",
+                "each measured cell was verified against the reference simulator just before "
+                "it was timed; no number is shown otherwise",
+            ),
+        ]
+    )
+
+
+def _cells(shape: str) -> int:
+    n = 1
+    for part in shape.split("x"):
+        n *= int(part)
+    return n
+
+
+def _ceiling_text(device: Device) -> str:
+    if not device.ceilings:
+        return '<span class="why">none given</span>'
+    return "<br>".join(
+        f'{kind}: {ceiling_text(c.value, c.unit)} <span class="why">{esc(c.source)}</span>'
+        for kind, c in device.ceilings.items()
+    )
+
+
+def ceiling_text(value: float, unit: str) -> str:
+    """9.35 &times; 10^12 instructions/s, 696 GB/s."""
+    if unit == "B/s":
+        return f"{fmt3(value / 1e9)} GB/s"
+    return f"{fmt3(value / 1e12)} &times; 10<sup>12</sup> {esc(unit)}"
+
+
+def _hardware(view: TableView) -> str:
+    none = '<span class="why">no measurement on it in this run</span>'
+    rows = "".join(
+        f'<tr data-device="{esc(device.key)}"><th>{esc(device.key)}</th><td>{esc(device.name)}</td>'
+        f"<td>{_ceiling_text(device)}</td>"
+        f"<td>{'<br>'.join(esc(o) for o in ours) if ours else none}</td></tr>"
+        for device, ours in view.hardware
+    )
+    return (
+        "<h2>Hardware</h2>"
+        f'<table class="list hw"><tr><th></th><th>published device</th>'
+        f"<th>its ceilings (vendor peaks)</th><th>measured here on</th></tr>{rows}</table>"
+        f'<p class="lead">{CEILINGS_SENTENCE}</p>'
+    )
+
+
+# ----------------------------------------------------------------------------- grids
+
+
+def _measured_on(view: TableView, entry: Entry, is_row: bool) -> list[str]:
+    """Our devices in a row's or a column's cells, where it names a published device."""
+    names: list[str] = []
+    if not entry.hardware:
+        return names
+    for cell in view.cells.values():
+        if (cell.row if is_row else cell.column) is entry and cell.status == PASSED:
+            if cell.chosen is not None and cell.chosen.device_label not in names:
+                names.append(cell.chosen.device_label)
+    return names
+
+
+def _entry_label(view: TableView, entry: Entry, kind: str, is_row: bool) -> str:
+    """An entry's header; in the measured grid, our device in place of the published one."""
+    extra = []
+    ours = _measured_on(view, entry, is_row) if kind != "published" else []
+    name = entry.name
+    if ours and kind == "measured":
+        published = view.table.hardware[entry.hardware].name
+        extra.append(f"measured here; published: {entry.name} ({published})")
+        name = ", ".join(ours)
+    elif ours:
+        extra.append(f"ours on {', '.join(ours)} / published")
+    if entry.ratio:
+        extra.append(f"{entry.ratio[0]} / {entry.ratio[1]}")
+    if entry.problem:  # its own description says it all where given
+        problem = entry.problem
+        extra.append(problem.get("description") or ", ".join(f"{k} {v}" for k, v in problem.items()))
+    if entry.unit:
+        extra.append(entry.unit_label or entry.unit)
+    if entry.phase:
+        extra.append(f"phase {entry.phase}")
+    if entry.note:
+        extra.append(entry.note)
+    small = "".join(f"<small>{label_html(x)}</small>" for x in extra)
+    return f"{esc(name)}{small}"
+
+
+def _col_header(view: TableView, kind: str) -> str:
+    t = view.table
+    groups = any(c.group for c in t.columns)
+    first, second = ['<th class="corner"' + (' rowspan="2"' if groups else "") + "></th>"], []
+    i = 0
+    while i < len(t.columns):
+        col = t.columns[i]
+        if not groups or not col.group:
+            span = ' rowspan="2"' if groups else ""
+            first.append(f'<th class="col"{span}>{_entry_label(view, col, kind, False)}</th>')
+            i += 1
+            continue
+        j = i
+        while j < len(t.columns) and t.columns[j].group == col.group:
+            second.append(f'<th class="col">{_entry_label(view, t.columns[j], kind, False)}</th>')
+            j += 1
+        first.append(f'<th class="col" colspan="{j - i}">{esc(col.group)}</th>')
+        i = j
+    rows = f"<tr>{''.join(first)}</tr>"
+    if second:
+        rows += f"<tr>{''.join(second)}</tr>"
+    return f"<thead>{rows}</thead>"
+
+
+def _grid(view: TableView, kind: str, caption: str) -> str:
+    t = view.table
+    body = []
+    for row in t.rows:
+        cls = ' class="row derived"' if row.derived else ' class="row"'
+        tds = "".join(_td(view, view.cell(row, col), kind) for col in t.columns)
+        body.append(f"<tr><th{cls}>{_entry_label(view, row, kind, True)}</th>{tds}</tr>")
+    return (
+        f'<figure><figcaption>{caption}</figcaption><table class="grid {kind}" id="{kind}">'
+        f"{_col_header(view, kind)}<tbody>{''.join(body)}</tbody></table></figure>"
+    )
+
+
+def _empty(classes: list[str], attrs: str, why: str, status: str = "") -> str:
+    """No ratio: a dash, with why as a tooltip where it is plain (nothing to divide), shown
+    where it is not."""
+    status_attr = f' data-status="{status}"' if status else ""
+    plain = why in ("no published value", "no measurement", DERIVED)
+    shown = "" if plain else f'<span class="why">{esc(why)}</span>'
+    return (
+        f'<td class="{" ".join(classes + ["empty"])}" {attrs}{status_attr} data-value="" '
+        f'title="{esc(why)}">&ndash;{shown}</td>'
+    )
+
+
+def _ratio_td(cell: Cell, classes: list[str], attrs: str, value: float, verdict) -> str:
+    verdict = {True: "better", False: "worse", None: "neutral"}[verdict]
+    text = fmt3(value)
+    return (
+        f'<td class="{" ".join(classes + [verdict])}" {attrs} data-status="{cell.status}" '
+        f'data-value="{text}"><span class="num">{text}&times;</span>'
+    )
+
+
+def _td(view: TableView, cell: Cell, kind: str) -> str:
+    attrs = f'data-kind="{kind}" data-row="{esc(cell.row.name)}" data-col="{esc(cell.column.name)}"'
+    classes = [kind] + (["derived"] if cell.row.derived else [])
+    if kind == "published":
+        if cell.published is None:
+            return f'<td class="{" ".join(classes + ["empty"])}" {attrs} data-value="">&ndash;</td>'
+        value = fmt3(cell.published)
+        return (
+            f'<td class="{" ".join(classes)}" {attrs} data-value="{value}">'
+            f'<span class="num">{value}</span></td>'
+        )
+    if kind == "ratio":
+        if cell.ratio is None:
+            why = "no published value" if cell.published is None else "no measurement"
+            return _empty(classes, attrs, why, cell.status)
+        return _ratio_td(cell, classes, attrs, cell.ratio, cell.better) + "</td>"
+    if kind == "normalised":
+        n = cell.normalised
+        if n is None or n.value is None:
+            why = n.why if n is not None else _no_normalised(cell)
+            return _empty(classes, attrs, why, cell.status)
+        better = n.value >= 1 if UNITS[cell.unit].higher_is_better else n.value <= 1
+        factor = f"our {n.kind.name} ceiling {fmt3(n.factor)}&times; theirs"
+        return (
+            _ratio_td(cell, classes, attrs, n.value, better)
+            + f'<span class="why">{factor}</span></td>'
+        )
+    return _measured_td(view, cell, classes, attrs)
+
+
+DERIVED = "a ratio of two measurements: nothing to normalise"
+
+
+def _no_normalised(cell: Cell) -> str:
+    if cell.derived:
+        return DERIVED
+    if cell.unit in ("%copy", "%lop3"):
+        return "already a fraction of the device's own ceiling"
+    return "no published value" if cell.published is None else "no measurement"
+
+
+def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) -> str:
+    classes.append(cell.status)
+    value = fmt3(cell.value) if cell.status == PASSED else ""
+    content = [f'<span class="num">{value}</span>' if value else ""]
+    content.append(f'<span class="badge">{BADGE[cell.status]}</span>')
+    if cell.reason:
+        content.append(f'<span class="why">{esc(cell.reason)}</span>')
+    for note in cell.notes:
+        content.append(f'<span class="note">{esc(note)}</span>')
+    chosen = cell.chosen
+    if chosen is not None and not cell.derived:
+        what = "original program: " if chosen.external else ""
+        content.append(f'<span class="note">{esc(what + _config(chosen))}</span>')
+        if cell.status == PASSED:
+            content.append(
+                f'<span class="where">on {esc(where(chosen, view.several_runs))}</span>'
+            )
+    if cell.original is not None and chosen is not None and cell.status == PASSED:
+        content.append(f'<span class="original">{_original(view, cell)}</span>')
+    if cell.others:
+        content.append(_others(view, cell))
+    return (
+        f'<td class="{" ".join(classes)}" {attrs} data-status="{cell.status}" '
+        f'data-value="{value}">{"".join(content)}</td>'
+    )
+
+
+def _config(result: Result) -> str:
+    return f"{result.experiment} ({result.params_text})"
+
+
+def _original(view: TableView, cell: Cell) -> str:
+    """`original program (same machine): <rate>; ours 0.72x its rate`, as HTML."""
+    original, ours = cell.original, cell.chosen
+    same = original.run.host_label == ours.run.host_label and (
+        original.device_label == ours.device_label
+    )
+    place = "same machine" if same else f"on {where(original, view.several_runs)}"
+    return (
+        f"original program ({esc(place)}): {esc(original.experiment)} at "
+        f"{rate_text(original.rate, view.table)}; ours "
+        f"<strong>{fmt3(ours.rate / original.rate)}&times;</strong> its rate"
+    )
+
+
+def _others(view: TableView, cell: Cell) -> str:
+    """The tied runs of other problems: their problem and rate, never compared."""
+    items = []
+    for result in cell.others:
+        diff = ", ".join(cell.problem.differences(result))
+        rate = (
+            rate_text(result.rate, view.table)
+            if result.verified
+            else BADGE[{"ok": "unverified", "failed": "failed"}.get(result.status, "not_run")]
+        )
+        items.append(
+            f"<li>{esc(diff)}: {rate} <small>{esc(_config(result))}, "
+            f"{esc(where(result, view.several_runs))}</small></li>"
+        )
+    return f'<div class="others">other problem{"s" if len(items) > 1 else ""}:<ul>{"".join(items)}</ul></div>'
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+
+def _comparisons(view: TableView) -> str:
+    """One line per measured cell with a published value or an original program beside it."""
+    rows = []
+    for cell in view.cells.values():
+        if cell.derived or cell.status != PASSED:
+            continue
+        if cell.published is None and cell.original is None:
+            continue
+        n = cell.normalised
+        device = cell.device.name if cell.device else "&ndash;"
+        theirs = ours = normalised = bound = ""
+        if n is not None:
+            bound = esc(n.kind.name) if n.kind else ""
+            if n.value is not None:
+                theirs = ceiling_text(n.theirs.value, n.theirs.unit)
+                ours = ceiling_text(n.ours, n.kind.unit)
+                normalised = f"{fmt3(n.value)}&times;"
+            else:
+                normalised = f'&ndash;<span class="why">{esc(n.why)}</span>'
+        published = fmt3(cell.published) if cell.published is not None else "&ndash;"
+        ratio = f"{fmt3(cell.ratio)}&times;" if cell.ratio is not None else "&ndash;"
+        original = _original(view, cell) if cell.original else ""
+        rows.append(
+            f'<tr data-row="{esc(cell.row.name)}" data-col="{esc(cell.column.name)}">'
+            f"<td>{esc(cell.row.name)} / {esc(cell.column.name)}</td>"
+            f'<td class="n">{published}</td><td>{esc(device) if cell.device else device}</td>'
+            f'<td class="n">{fmt3(cell.value)}</td><td>{esc(where(cell.chosen, view.several_runs))}'
+            f"<br><small>{esc(_config(cell.chosen))}</small></td>"
+            f'<td class="n">{ratio}</td><td>{bound}</td><td class="n">{theirs}</td>'
+            f'<td class="n">{ours}</td><td class="n">{normalised}</td><td>{original}</td></tr>'
+        )
+    if not rows:
+        return ""
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "cell",
+            "published",
+            "on",
+            "measured",
+            "here on",
+            "ratio",
+            "bound",
+            "their ceiling",
+            "our ceiling",
+            "normalised",
+            "original program",
+        )
+    )
+    return (
+        "<h2>Comparisons</h2>"
+        f'<p class="lead">{NORMALISED_SENTENCE} {CEILINGS_SENTENCE}</p>'
+        f'<table class="list comparisons"><tr>{head}</tr>{"".join(rows)}</table>'
+    )
+
+
+def _marks(view: TableView) -> dict[tuple[int, Tie], str]:
+    """For the configurations list: what each tie of each result is in its cell."""
+    marks: dict[tuple[int, Tie], str] = {}
+    stem = view.table.stem
+    for cell in view.cells.values():
+        tie = Tie(stem, cell.row.name, cell.column.name)
+        if cell.chosen is not None:
+            marks[(id(cell.chosen), tie)] = "shown"
+        if cell.original is not None:
+            marks[(id(cell.original), tie)] = "shown beside ours: original program"
+        for result in cell.others:
+            marks[(id(result), tie)] = "other problem: " + ", ".join(
+                cell.problem.differences(result)
+            )
+    return marks
+
+
+# ----------------------------------------------------------------------------- cost model
+
+
+def _model_section(view: TableView) -> str:
+    """The multistep cost model fitted per column, to this run's cells and to the paper's."""
+    rows = []
+    for fit in models.multistep_fits(view):
+        c = fmt3(fit.c) if fit.c is not None else '<span class="why">fewer than 2 cells</span>'
+        agree = (
+            ""
+            if fit.predicted_t is None or fit.best_t is None
+            else ("yes" if fit.predicted_t == fit.best_t else "no")
+        )
+        rows.append(
+            f'<tr data-model-column="{esc(fit.column)}" data-model-source="{fit.source}" '
+            f'data-c="{fmt3(fit.c) if fit.c is not None else ""}" '
+            f'data-predicted="{fit.predicted_t or ""}" data-best="{fit.best_t or ""}">'
+            f"<td>{esc(fit.column)}</td><td>{fit.d}</td><td>{fit.source}</td><td>{fit.points}</td>"
+            f"<td>{c}</td><td>{fit.predicted_t or ''}</td><td>{fit.best_t or ''}</td>"
+            f"<td>{agree}</td></tr>"
+        )
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("column", "d", "fitted to", "cells", "c", "predicted best t", "best t", "agree")
+    )
+    return (
+        "<h2>Cost model</h2>"
+        '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t steps '
+        "per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
+        "squares on log time, to this run's verified cells and to the published ones.</p>"
+        f'<table class="list"><tr>{head}</tr>{"".join(rows)}</table>'
+    )
