@@ -5,9 +5,14 @@ Modules, one purpose each:
   units      table units, conversion from cell updates per second, number formatting
   tables     reading and validating reports/tables/*.toml
   results    reading and validating results folders (manifest.json + <experiment>.json)
-  compare    tying results to table cells: best result, derived rows, ratios
+  bounds     what bounds an experiment (its README), the ceilings, fractions of bound
+  compare    tying results to table cells: the cell's problem, best result, derived rows,
+             ratios, normalised ratios
+  figures    figure files, reports/plots/*.toml, and their points
+  models     cost models fitted to a table's cells
   plots      matplotlib figures (PNG)
-  html       the pages
+  html       what the pages share, and the index page
+  table_page a published table's page
   output     writing the report folder atomically
   cli        the command line
 """

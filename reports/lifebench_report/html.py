@@ -1,9 +1,11 @@
-"""The report's pages: static HTML and CSS, no JavaScript, no network resource.
+"""The report's pages: static HTML and CSS, no JavaScript, no network resource. This module
+holds what every page shares and the index page; a table's page is table_page.py.
 
 Every text that comes from results, manifests or table files goes through `esc`: results
 are untrusted (an experiment name or a failure message may hold anything). Cells of the
-published / measured / ratio tables carry data-kind, data-row, data-col, data-status and
-data-value attributes so that tests read the DOM instead of guessing at layout.
+published / measured / ratio / normalised tables carry data-kind, data-row, data-col,
+data-status and data-value attributes so that tests read the DOM instead of guessing at
+layout.
 """
 
 from __future__ import annotations
@@ -382,8 +384,12 @@ def _run_section(run: Run, data: str | None) -> str:
             info = info if isinstance(info, dict) else {}
             available = info.get("available")
             cls = "v-passed" if available else "v-failed"
+            external = info.get("external") if isinstance(info.get("external"), dict) else None
             rows.append(
-                f"<tr><td>{esc(name)}</td><td>{esc(info.get('backend'))}</td>"
+                f"<tr><td>{esc(name)}"
+                + (f"{_EXTERNAL}: {esc(external.get('program'))} {esc(external.get('version'))}"
+                   if external else "")
+                + f"</td><td>{esc(info.get('backend'))}</td>"
                 f"<td>{esc(info.get('family'))}</td>"
                 f'<td class="{cls}">{"available" if available else "unavailable"}</td>'
                 f"<td>{esc(info.get('reason'))}</td><td>{esc(info.get('technique'))}</td>"
@@ -398,6 +404,10 @@ def _run_section(run: Run, data: str | None) -> str:
             + "</table>"
         )
     return "\n".join(out)
+
+
+# The mark of an original program run as an experiment (external-*), not lifebench's code.
+_EXTERNAL = ' <span class="why">(original program)</span>'
 
 
 def configs(
@@ -443,7 +453,8 @@ def configs(
         rows.append(
             f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
             + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
-            + f"<td>{esc(r.experiment)}</td><td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
+            + f"<td>{esc(r.experiment)}{_EXTERNAL if r.external else ''}</td>"
+            f"<td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f"<td>{on}</td>{_fraction_td(r, bounds)}"

@@ -147,20 +147,26 @@ def table_figure(view: TableView):
     ]
     if not cells:
         return None
+    def ours(c) -> bool:
+        return c.status == PASSED and not c.chosen.external
+
+    def original(c) -> float | None:  # beside ours, or alone in its cell
+        return c.original_value if ours(c) else c.value if c.status == PASSED else None
+
     series = [
         ("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells]),
         (
             "measured here",
             MEASURED_COLOUR,
-            [(c.value if c.status == PASSED else None, _on_other_device(c)) for c in cells],
+            [(c.value if ours(c) else None, _on_other_device(c)) for c in cells],
         ),
     ]
-    if any(c.original is not None for c in cells):
+    if any(original(c) is not None for c in cells):
         series.append(
             (
                 "original program, measured here",
                 ORIGINAL_COLOUR,
-                [(c.original_value, " original") for c in cells],
+                [(original(c), " original" + _on_other_device(c)) for c in cells],
             )
         )
     plt = _pyplot()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .compare import PASSED, Cell, TableView, where
 from .html import BADGE, configs, esc, img, kv, label_html, page, rate_text, warnings
 from .results import Result, Tie
-from .tables import Device, Entry, Problem, Table
+from .tables import Device, Entry, Table
 from .units import UNITS, fmt3
 from . import models
 
