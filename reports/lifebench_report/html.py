@@ -387,7 +387,7 @@ def _run_section(run: Run, data: str | None) -> str:
             external = info.get("external") if isinstance(info.get("external"), dict) else None
             rows.append(
                 f"<tr><td>{esc(name)}"
-                + (f"{_EXTERNAL}: {esc(external.get('program'))} {esc(external.get('version'))}"
+                + (_original(f"{external.get('program')} {external.get('version')}".strip())
                    if external else "")
                 + f"</td><td>{esc(info.get('backend'))}</td>"
                 f"<td>{esc(info.get('family'))}</td>"
@@ -406,8 +406,9 @@ def _run_section(run: Run, data: str | None) -> str:
     return "\n".join(out)
 
 
-# The mark of an original program run as an experiment (external-*), not lifebench's code.
-_EXTERNAL = ' <span class="why">(original program)</span>'
+def _original(detail: str = "") -> str:
+    """The mark of an original program run as an experiment (external-*), not our code."""
+    return f' <span class="why">(original program{": " + esc(detail) if detail else ""})</span>'
 
 
 def configs(
@@ -453,7 +454,7 @@ def configs(
         rows.append(
             f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
             + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
-            + f"<td>{esc(r.experiment)}{_EXTERNAL if r.external else ''}</td>"
+            + f"<td>{esc(r.experiment)}{_original() if r.external else ''}</td>"
             f"<td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
@@ -489,4 +490,5 @@ def _fraction_td(result: Result, bounds: dict[str, Kind] | None) -> str:
 def rate_text(rate: float, table: Table) -> str:
     """A rate in the table's unit where that is updates/s, else in 10^9 updates/s."""
     scale, label = (table.scale, table.label) if table.unit == "updates/s" else (1e9, "")
-    return f"{fmt3(rate / scale)} " + (label_html(label) if label else "&times; 10<sup>9</sup> updates/s")
+    unit = label_html(label) if label else "&times; 10<sup>9</sup> updates/s"
+    return f"{fmt3(rate / scale)} {unit}"

@@ -235,7 +235,8 @@ def _entry_label(view: TableView, entry: Entry, kind: str, is_row: bool) -> str:
         extra.append(f"{entry.ratio[0]} / {entry.ratio[1]}")
     if entry.problem:  # its own description says it all where given
         problem = entry.problem
-        extra.append(problem.get("description") or ", ".join(f"{k} {v}" for k, v in problem.items()))
+        given = ", ".join(f"{k} {v}" for k, v in problem.items())
+        extra.append(problem.get("description") or given)
     if entry.unit:
         extra.append(entry.unit_label or entry.unit)
     if entry.phase:
@@ -394,17 +395,18 @@ def _others(view: TableView, cell: Cell) -> str:
     """The tied runs of other problems: their problem and rate, never compared."""
     items = []
     for result in cell.others:
-        diff = ", ".join(cell.problem.differences(result))
+        problem = f"{result.problem_text}, {result.generations} generations"
         rate = (
             rate_text(result.rate, view.table)
             if result.verified
             else BADGE[{"ok": "unverified", "failed": "failed"}.get(result.status, "not_run")]
         )
         items.append(
-            f"<li>{esc(diff)}: {rate} <small>{esc(_config(result))}, "
+            f"<li>{esc(problem)}: {rate} <small>{esc(_config(result))}, "
             f"{esc(where(result, view.several_runs))}</small></li>"
         )
-    return f'<div class="others">other problem{"s" if len(items) > 1 else ""}:<ul>{"".join(items)}</ul></div>'
+    title = "other problems" if len(items) > 1 else "other problem"
+    return f'<div class="others">{title}:<ul>{"".join(items)}</ul></div>'
 
 
 # ----------------------------------------------------------------------------- comparisons
@@ -510,8 +512,8 @@ def _model_section(view: TableView) -> str:
     )
     return (
         "<h2>Cost model</h2>"
-        '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t steps '
-        "per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
+        '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t '
+        "steps per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
         "squares on log time, to this run's verified cells and to the published ones.</p>"
         f'<table class="list"><tr>{head}</tr>{"".join(rows)}</table>'
     )

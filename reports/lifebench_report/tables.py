@@ -431,11 +431,14 @@ class _Validator:
                 self.keys(at, ceiling, _CEILING_KEYS, ("value", "unit", "source"))
                 unit = self.string(f"{at}.unit", ceiling["unit"])
                 if unit != KINDS[kind].unit:
-                    raise self.fail(f"{at}.unit", f"a {kind} ceiling is in {KINDS[kind].unit}, not {unit!r}")
+                    raise self.fail(
+                        f"{at}.unit", f"a {kind} ceiling is in {KINDS[kind].unit}, not {unit!r}"
+                    )
                 number = self.number(f"{at}.value", ceiling["value"])
                 if number <= 0:
                     raise self.fail(f"{at}.value", "must be positive")
-                ceilings[kind] = Ceiling(number, unit, self.string(f"{at}.source", ceiling["source"]))
+                source = self.string(f"{at}.source", ceiling["source"])
+                ceilings[kind] = Ceiling(number, unit, source)
             devices[key] = Device(key, self.string(f"{where}.name", item["name"]), ceilings)
         return devices
 

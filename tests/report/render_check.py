@@ -308,7 +308,9 @@ class Checker:
         f = float(factor.group(1))
         want = ratio / f if higher_is_better else ratio * f
         if not close(value, want, 0.02):
-            self.fail(page, f"{where}: normalised {value}, ratio {ratio} and factor {f}: {want:.4g}")
+            self.fail(
+                page, f"{where}: normalised {value}, ratio {ratio} and factor {f}: {want:.4g}"
+            )
 
     # ------------------------------------------------------------------ plots
 

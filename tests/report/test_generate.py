@@ -591,7 +591,8 @@ class HonestCellsTest(TempDir):
         self.assertIn("32 generations, the problem 1024", c.notes)
         self.assertEqual(c.problem.differences(c.others[0]), ["grid 256x256"])
 
-        only_other = self.view(self.fujita, [r("cpu-trivial", rate=0.49e9, shape="256x256", tie=tie)])
+        smaller = r("cpu-trivial", rate=0.49e9, shape="256x256", tie=tie)
+        only_other = self.view(self.fujita, [smaller])
         c = only_other.cells[tie]
         self.assertEqual((c.status, c.value, c.ratio), (compare.NOT_RUN, None, None))
         self.assertIn("no configuration of this problem is tied; 1 of other problems", c.reason)
@@ -599,7 +600,8 @@ class HonestCellsTest(TempDir):
     def test_every_key_of_the_problem_is_matched(self):
         r = synthetic.result
         tie = ("GPU", "SINGLE-WORD")
-        problem = self.fujita.cell_problem(self.fujita.row("GPU"), self.fujita.column("SINGLE-WORD"))
+        t = self.fujita
+        problem = t.cell_problem(t.row("GPU"), t.column("SINGLE-WORD"))
         dead = r("x", rate=1e9, tie=tie)
         dead["boundary"] = "dead"
         sparse = r("x", rate=1e9, tie=tie)
@@ -617,7 +619,9 @@ class HonestCellsTest(TempDir):
         table2 = tables.load_table(TABLES / "fujita2017-table2.toml")  # no any_generations
         p2 = table2.cell_problem(table2.rows[0], table2.columns[0])
         self.assertEqual(p2.differences(loaded[0].results[0]), ["rule B36/S23"])
-        fewer = results.load_runs([synthetic.write_run(self.tmp / "g", [r("x", rate=1, generations=8)])])
+        fewer = results.load_runs(
+            [synthetic.write_run(self.tmp / "g", [r("x", rate=1, generations=8)])]
+        )
         self.assertEqual(p2.differences(fewer[0].results[0]), ["8 generations"])
 
     def test_a_table_without_a_published_problem_says_so(self):
@@ -650,7 +654,8 @@ class HonestCellsTest(TempDir):
             (r("cpu-trivial", rate=0.3e9, generations=32, tie=("CPU", "word-per-cell")),
              "the table gives no logic ceiling for Intel Core i7-4790 (3.6 GHz, the paper says "
              "3.66 GHz)"),
-            (r("nameless", rate=1e9, tie=("CPU", "SINGLE-WORD")), "nameless's README names no bound"),
+            (r("nameless", rate=1e9, tie=("CPU", "SINGLE-WORD")),
+             "nameless's README names no bound"),
             (r("cuda-bpbc", rate=5e11, device="a GPU", tie=("GPU", "SINGLE-WORD")),
              "our memory ceiling is not recorded: the result's device records no "
              "memory_bandwidth_peak_gb_per_s"),
@@ -674,6 +679,7 @@ class HonestCellsTest(TempDir):
         self.assertIsNone(c.original)
 
     def test_hardware_ceilings_need_a_source_and_a_unit(self):
+        L40 = '[hardware]\n    gpu = "NVIDIA L40"\n'  # noqa: N806 (MS_TABLE's device)
         device = (
             '[hardware.gpu]\n    name = "NVIDIA L40"\n'
             '    logic = {{ value = 22.6e12{unit}{source} }}\n'
@@ -689,14 +695,14 @@ class HonestCellsTest(TempDir):
         )
         for text, needle in cases:
             with self.subTest(needle=needle):
-                folder = self.write_table(MS_TABLE.replace('[hardware]\n    gpu = "NVIDIA L40"\n', text))
+                folder = self.write_table(MS_TABLE.replace(L40, text))
                 proc = run_generator(
                     "--results", self.tmp / "none", "--tables", folder, "--out", self.tmp / "out"
                 )
                 self.assert_one_line_error(proc, needle, "t.toml", "hardware.gpu")
                 self.assertFalse((self.tmp / "out").exists())
         good = device.format(unit=', unit = "instructions/s"', source=', source = "data sheet"')
-        t = tables.load_table(self.write_table(MS_TABLE.replace('[hardware]\n    gpu = "NVIDIA L40"\n', good)) / "t.toml")
+        t = tables.load_table(self.write_table(MS_TABLE.replace(L40, good)) / "t.toml")
         self.assertEqual(t.hardware["gpu"].ceilings["logic"].source, "data sheet")
 
     def test_shipped_tables_give_every_ceiling_a_source_and_their_problems_honestly(self):
@@ -725,14 +731,17 @@ class HonestCellsTest(TempDir):
                 self.assertIn("must name one of logic, memory once", str(caught.exception))
 
     def test_fraction_of_bound(self):
-        loaded = results.load_runs([synthetic.write_run(self.tmp / "f", synthetic.standard_results())])
+        standard = synthetic.write_run(self.tmp / "f", synthetic.standard_results())
+        loaded = results.load_runs([standard])
         shuffle = next(r for r in loaded[0].results if r.experiment == "cuda-lop3-shuffle")
         share = bounds.fraction(shuffle, bounds.KINDS["logic"])
         allowed = synthetic.H100_LOP3 / synthetic.LOP3_SHUFFLE_INSTRUCTIONS
         self.assertAlmostEqual(share.allowed / allowed, 1.0)
         self.assertAlmostEqual(share.value, synthetic.LOP3_SHUFFLE / allowed)
-        naive = synthetic.result("cuda-byte-naive", backend="cuda", rate=1e11, device=synthetic.H100,
-                                 bytes_per_second=2e11)
+        naive = synthetic.result(
+            "cuda-byte-naive", backend="cuda", rate=1e11, device=synthetic.H100,
+            bytes_per_second=2e11,
+        )
         run = results.load_runs([synthetic.write_run(self.tmp / "m", [naive])])[0]
         share = bounds.fraction(run.results[0], bounds.KINDS["memory"])
         self.assertAlmostEqual(share.cost, 2.0)  # bytes per cell update
@@ -854,7 +863,7 @@ class ReportTest(TempDir):
         c = cell(root, "measured", "CPU", "word-per-cell")
         self.assertEqual(c.attrs["data-value"], "0.300")  # not the faster 256x256 run
         others = c.find(cls="others")
-        self.assertIn("grid 256x256: 0.490", others.text)
+        self.assertIn("B3/S23:T256,256, 256 generations: 0.490", others.text)
         self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}", c.text)
         self.assertIn("other problem: grid 256x256", root.find("table", cls="configs").text)
 
@@ -873,7 +882,7 @@ class ReportTest(TempDir):
         self.assertIn("original program (same machine): external-blog-gol-cu at 23.5", original)
         self.assertIn(f"ours {units.fmt3(17.0 / 23.49)}", original)
         self.assertIn("no published problem", c.text)
-        self.assertIn("grid 65536x65536: 19.0", c.find(cls="others").text)
+        self.assertIn("B3/S23:T65536,65536, 2048 generations: 19.0", c.find(cls="others").text)
         self.assertEqual(cell(root, "ratio", "CUDA", "A40").attrs["data-value"], "1.45")
         a40 = 9.35e12
         normalised = (17.0 / 11.72) / (synthetic.H100_LOP3 / a40)
@@ -889,7 +898,9 @@ class ReportTest(TempDir):
 
     def test_several_results_folders_name_theirs(self):
         xeon = synthetic.manifest("xeon")
-        xeon["host"] = {**xeon["host"], "cpu": "Intel Xeon Platinum 8480+", "hostname": "cpu-node-2"}
+        xeon["host"] = {
+            **xeon["host"], "cpu": "Intel Xeon Platinum 8480+", "hostname": "cpu-node-2"
+        }
         second = synthetic.write_run(
             self.tmp / "xeon",
             [synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"},
