@@ -8,14 +8,19 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+} // namespace CLI
+
 namespace lifebench::driver {
 
 struct GlobalOptions {
   std::vector<std::string> experiment_folders; ///< --experiments, repeatable
 };
 
-/// `lifebench list`: one line per experiment with its availability.
-int list_command(const GlobalOptions& global);
+/// `lifebench list`: one line per experiment with its availability, or with `json` one JSON
+/// document of them all.
+int list_command(const GlobalOptions& global, bool json);
 
 /// `lifebench run --impl NAME ...`: replaces this process with the experiment's `run`.
 int run_command(const GlobalOptions& global, const std::string& impl,
@@ -41,5 +46,18 @@ struct BenchOptions {
 
 /// `lifebench bench`: expands the sweeps, runs each configuration in its own process.
 int bench_command(const GlobalOptions& global, const BenchOptions& options);
+
+struct CompareOptions {
+  std::string old_dir;
+  std::string new_dir;
+  std::optional<double> fail_on_regression_pct;
+  double alpha = 0.05; ///< compare.py's default
+};
+
+/// Adds `lifebench compare`'s arguments to its subcommand.
+void add_compare_options(CLI::App& command, CompareOptions& options);
+
+/// `lifebench compare OLD NEW`: one line per configuration both results folders hold.
+int compare_command(const CompareOptions& options);
 
 } // namespace lifebench::driver

@@ -1,4 +1,5 @@
 // lifebench list
+#include "catalog_json.hpp"
 #include "commands.hpp"
 #include "discovery.hpp"
 #include "lifebench/error.hpp"
@@ -61,7 +62,7 @@ void warn_shared_ties(const Catalog& catalog) {
 
 } // namespace
 
-int list_command(const GlobalOptions& global) {
+int list_command(const GlobalOptions& global, bool json) {
   const auto folders = experiment_folders(global.experiment_folders);
   const Catalog catalog = discover(folders);
   if (interrupt_signal() != 0) return kExitInterrupted;
@@ -81,6 +82,10 @@ int list_command(const GlobalOptions& global) {
         "no experiment executables (lifebench-exp-*) found in " +
         join(searched, ", ", "no folder") +
         "; build them, or name their folder with --experiments or LIFEBENCH_EXPERIMENTS_PATH");
+  }
+  if (json) {
+    std::cout << catalog_json(catalog).dump(2) << "\n";
+    return 0;
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.name < b.name; });
   Row widths{"NAME", "FAMILY", "BACKEND", ""};

@@ -1,5 +1,6 @@
 #include "results.hpp"
 
+#include "google_benchmark_json.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
@@ -14,8 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kManifest = "manifest.json";
-
 /// write_file_atomically's temporaries are ".<target>.tmp-<random>": hidden, never
 /// taken for results, and left behind by a driver killed while writing.
 bool is_temporary(const fs::path& file) {
@@ -27,7 +26,21 @@ void write_text(const fs::path& file, const std::string& text) {
   write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
-nlohmann::json read_json(const fs::path& file) {
+} // namespace
+
+std::string string_at(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool verified(const nlohmann::json& result) {
+  const auto verification = result.find("verification");
+  return string_at(result, "status") == "ok" && verification != result.end() &&
+         string_at(*verification, "status") == "passed";
+}
+
+nlohmann::json read_json_object(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot read " + file.string());
   auto json = nlohmann::json::parse(in, nullptr, false);
@@ -36,8 +49,6 @@ nlohmann::json read_json(const fs::path& file) {
   }
   return json;
 }
-
-} // namespace
 
 std::string binary_hash(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -57,12 +68,47 @@ std::string binary_hash(const fs::path& file) {
   return text.data();
 }
 
+std::map<std::string, std::map<std::string, nlohmann::json>>
+read_recorded_results(const fs::path& dir) {
+  std::map<std::string, std::map<std::string, nlohmann::json>> recorded;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const fs::path& file = entry.path();
+    if (file.extension() != ".json" || file.filename() == kManifestFile ||
+        file.filename() == kBenchmarksFile || is_temporary(file)) {
+      continue;
+    }
+    const nlohmann::json results = read_json_object(file);
+    const auto experiment = results.find("experiment");
+    const auto configurations = results.find("configurations");
+    if (experiment == results.end() || !experiment->is_string() ||
+        configurations == results.end() || !configurations->is_array()) {
+      throw Error(file.string() + " is not an experiment's results file");
+    }
+    check_schema(file, results);
+    auto& by_id = recorded[experiment->get<std::string>()];
+    for (const auto& result : *configurations) {
+      if (result.is_object() && result.contains("config_id") && result["config_id"].is_string()) {
+        by_id[result["config_id"].get<std::string>()] = result;
+      }
+    }
+  }
+  return recorded;
+}
+
+void check_schema(const fs::path& file, const nlohmann::json& contents) {
+  const auto schema = contents.find("schema");
+  if (schema != contents.end() && *schema != kResultsSchema) {
+    throw Error(file.string() + " has results schema " + schema->dump() +
+                "; this lifebench reads schema " + std::to_string(kResultsSchema));
+  }
+}
+
 ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
   std::error_code error;
   if (!fs::exists(dir_, error)) return;
   if (!fs::is_directory(dir_, error)) throw Error("results folder " + dir_.string() + " is a file");
   const bool empty = fs::is_empty(dir_, error);
-  const bool has_manifest = fs::exists(dir_ / kManifest, error);
+  const bool has_manifest = fs::exists(dir_ / kManifestFile, error);
   if (!resume) {
     if (!empty) {
       throw Error("results folder " + dir_.string() + " exists: use --resume or another --out");
@@ -73,26 +119,19 @@ ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
   if (!has_manifest) {
     throw Error("cannot resume in " + dir_.string() + ": it has no manifest.json");
   }
-  const nlohmann::json manifest = read_json(dir_ / kManifest);
+  const nlohmann::json manifest = read_json_object(dir_ / kManifestFile);
+  try {
+    check_schema(dir_ / kManifestFile, manifest);
+  } catch (const Error& e) {
+    throw Error(std::string("cannot resume: ") + e.what());
+  }
   if (manifest.contains("started") && manifest["started"].is_string()) {
     previous_started_ = manifest["started"].get<std::string>();
   }
-  for (const auto& entry : fs::directory_iterator(dir_)) {
-    const fs::path& file = entry.path();
-    if (file.extension() != ".json" || file.filename() == kManifest || is_temporary(file)) continue;
-    const nlohmann::json results = read_json(file);
-    const auto experiment = results.find("experiment");
-    const auto configurations = results.find("configurations");
-    if (experiment == results.end() || !experiment->is_string() ||
-        configurations == results.end() || !configurations->is_array()) {
-      throw Error("cannot resume: " + file.string() + " is not an experiment's results file");
-    }
-    auto& by_id = previous_[experiment->get<std::string>()];
-    for (const auto& result : *configurations) {
-      if (result.is_object() && result.contains("config_id") && result["config_id"].is_string()) {
-        by_id[result["config_id"].get<std::string>()] = result;
-      }
-    }
+  try {
+    previous_ = read_recorded_results(dir_);
+  } catch (const Error& e) {
+    throw Error(std::string("cannot resume: ") + e.what());
   }
 }
 
@@ -132,6 +171,7 @@ void ResultsFolder::record(std::size_t position, const std::string& experiment,
   results_[experiment][position] = std::move(result);
   if (write) {
     write_experiment(experiment);
+    write_benchmarks();
     write_manifest();
   }
 }
@@ -139,6 +179,7 @@ void ResultsFolder::record(std::size_t position, const std::string& experiment,
 void ResultsFolder::write_all() {
   for (const auto& [experiment, results] : results_)
     write_experiment(experiment);
+  write_benchmarks();
   write_manifest();
 }
 
@@ -155,12 +196,24 @@ void ResultsFolder::write_experiment(const std::string& experiment) const {
       configurations.push_back(result);
   }
   const nlohmann::json file = {
-      {"schema", 1}, {"experiment", experiment}, {"configurations", configurations}};
+      {"schema", kResultsSchema}, {"experiment", experiment}, {"configurations", configurations}};
   write_text(dir_ / (experiment + ".json"), file.dump(2) + "\n");
 }
 
+void ResultsFolder::write_benchmarks() const {
+  std::map<std::size_t, const nlohmann::json*> in_sweep_order;
+  for (const auto& [experiment, results] : results_) {
+    for (const auto& [position, result] : results)
+      in_sweep_order[position] = &result;
+  }
+  std::vector<const nlohmann::json*> results;
+  for (const auto& [position, result] : in_sweep_order)
+    results.push_back(result);
+  write_text(dir_ / kBenchmarksFile, google_benchmark_json(manifest_, results).dump(2) + "\n");
+}
+
 void ResultsFolder::write_manifest() const {
-  write_text(dir_ / kManifest, manifest_.dump(2) + "\n");
+  write_text(dir_ / kManifestFile, manifest_.dump(2) + "\n");
 }
 
 } // namespace lifebench::driver

@@ -1,6 +1,6 @@
-// The results folder of harness/RESULTS.md: manifest.json and one <experiment>.json
-// per experiment, each rewritten atomically after every configuration, so an
-// interrupted sweep keeps all finished work and --resume can pick it up.
+// The results folder of harness/RESULTS.md: manifest.json, one <experiment>.json per
+// experiment and benchmarks.json, each rewritten atomically after every configuration, so
+// an interrupted sweep keeps all finished work and --resume can pick it up.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,31 @@
 #include <vector>
 
 namespace lifebench::driver {
+
+/// The results schema this lifebench writes and reads (harness/RESULTS.md).
+inline constexpr int kResultsSchema = 1;
+inline constexpr const char* kManifestFile = "manifest.json";
+/// The folder's results in Google Benchmark's JSON format (google_benchmark_json.hpp).
+inline constexpr const char* kBenchmarksFile = "benchmarks.json";
+
+/// The string at `key` of a JSON object, or "" where there is none (or another type: results
+/// files may have been edited by hand).
+std::string string_at(const nlohmann::json& object, const char* key);
+
+/// Whether a result measured a verified configuration: status ok, verification passed.
+bool verified(const nlohmann::json& result);
+
+/// A file's JSON object; throws Error naming the file if it is unreadable or not an object.
+nlohmann::json read_json_object(const std::filesystem::path& file);
+
+/// Throws Error naming `file` if `contents` gives a results schema other than ours.
+void check_schema(const std::filesystem::path& file, const nlohmann::json& contents);
+
+/// What the experiment files of a results folder record (every *.json but the manifest,
+/// benchmarks.json and temporaries): experiment → config_id → result. Throws Error naming
+/// a file that is not an experiment's results file or is of another schema.
+std::map<std::string, std::map<std::string, nlohmann::json>>
+read_recorded_results(const std::filesystem::path& dir);
 
 /// 64-bit FNV-1a of a file's bytes, as "0x" and 16 hex digits; throws Error if unreadable.
 std::string binary_hash(const std::filesystem::path& file);
@@ -35,7 +60,7 @@ public:
              std::size_t total);
 
   /// Records the result of the configuration at `position` of the sweep; writes the
-  /// experiment's file and the manifest unless `write` is false.
+  /// experiment's file, benchmarks.json and the manifest unless `write` is false.
   void record(std::size_t position, const std::string& experiment, nlohmann::json result,
               bool write = true);
 
@@ -49,6 +74,7 @@ public:
 
 private:
   void write_experiment(const std::string& experiment) const;
+  void write_benchmarks() const;
   void write_manifest() const;
 
   std::filesystem::path dir_;

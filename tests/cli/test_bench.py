@@ -26,10 +26,12 @@ class Bench(lbtest.CliTestCase):
         return self.box.run("bench", "--sweep", path, "--out", out, *args, timeout=timeout)
 
     def assertResultsFolderClean(self, out, experiments):
-        """Only manifest.json and <experiment>.json, each a whole JSON document."""
+        """Only manifest.json, benchmarks.json and <experiment>.json, each a whole JSON
+        document."""
         folder = self.box.path(out)
         self.assertEqual(sorted(os.listdir(folder)),
-                         sorted(["manifest.json"] + [e + ".json" for e in experiments]))
+                         sorted(["manifest.json", "benchmarks.json"] +
+                                [e + ".json" for e in experiments]))
         for name in os.listdir(folder):
             with open(os.path.join(folder, name)) as f:
                 json.load(f)

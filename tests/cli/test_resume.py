@@ -154,7 +154,8 @@ class Resume(lbtest.CliTestCase):
         self.assertIsNone(manifest["finished"])
         self.assertEqual(manifest["configurations"]["done"], 1)
         self.assertEqual(self.ids(), ["fake|B3/S23:T8,8|g1|mode=ok"])
-        self.assertEqual(sorted(os.listdir(self.box.path("out"))), ["fake.json", "manifest.json"])
+        self.assertEqual(sorted(os.listdir(self.box.path("out"))),
+                         ["benchmarks.json", "fake.json", "manifest.json"])
         with open(os.path.join(self.box.experiments, "fake.grandchild")) as f:
             grandchild = int(f.read())
         self.assertTrue(lbtest.wait_until_gone(grandchild), "the experiment's child outlived it")

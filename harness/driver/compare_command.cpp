@@ -1,0 +1,328 @@
+// lifebench compare OLD NEW: the configurations two results folders both measured, side by
+// side, each with a verdict from a Mann–Whitney U test over their repetition times.
+#include "commands.hpp"
+#include "lifebench/error.hpp"
+#include "mann_whitney.hpp"
+#include "results.hpp"
+#include "text.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace lifebench::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A results folder as `lifebench bench` left it.
+struct RecordedRun {
+  std::string name; ///< as given on the command line
+  nlohmann::json manifest;
+  std::map<std::string, nlohmann::json> results; ///< config_id → result, every experiment's
+};
+
+nlohmann::json read_manifest(const std::string& dir) {
+  const fs::path path(dir);
+  std::error_code error;
+  if (!fs::exists(path, error)) throw Error("results folder " + dir + " does not exist");
+  if (!fs::is_directory(path, error)) throw Error(dir + " is not a folder");
+  if (fs::is_empty(path, error)) throw Error("results folder " + dir + " is empty");
+  if (!fs::exists(path / kManifestFile, error)) {
+    throw Error(dir + " is not a results folder: it has no " + kManifestFile);
+  }
+  return read_json_object(path / kManifestFile);
+}
+
+/// Reads a run whose manifest is read and of our schema; its benchmarks.json, when it has
+/// one, must be whole: a damaged file means a damaged folder.
+RecordedRun read_run(const std::string& dir, nlohmann::json manifest) {
+  RecordedRun run{dir, std::move(manifest), {}};
+  for (auto& [experiment, by_id] : read_recorded_results(dir)) {
+    for (auto& [id, result] : by_id)
+      run.results[id] = std::move(result);
+  }
+  const fs::path benchmarks = fs::path(dir) / kBenchmarksFile;
+  std::error_code error;
+  if (fs::exists(benchmarks, error)) {
+    const nlohmann::json document = read_json_object(benchmarks);
+    if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
+      throw Error(benchmarks.string() + " is not Google Benchmark JSON: it has no benchmarks list");
+    }
+  }
+  return run;
+}
+
+/// Both runs, refused unless they are results folders of our schema.
+std::pair<RecordedRun, RecordedRun> read_runs(const std::string& old_dir,
+                                              const std::string& new_dir) {
+  nlohmann::json old_manifest = read_manifest(old_dir);
+  nlohmann::json new_manifest = read_manifest(new_dir);
+  const auto schema = [](const nlohmann::json& manifest) {
+    return manifest.contains("schema") ? manifest["schema"].dump() : "none";
+  };
+  if (schema(old_manifest) != schema(new_manifest)) {
+    throw Error(old_dir + " and " + new_dir + " are of different results schemas (" +
+                schema(old_manifest) + " and " + schema(new_manifest) + ")");
+  }
+  check_schema(fs::path(old_dir) / kManifestFile, old_manifest);
+  check_schema(fs::path(new_dir) / kManifestFile, new_manifest);
+  return {read_run(old_dir, std::move(old_manifest)), read_run(new_dir, std::move(new_manifest))};
+}
+
+std::optional<double> rate_of(const nlohmann::json& result) {
+  const auto throughput = result.find("throughput");
+  if (throughput == result.end() || !throughput->is_object()) return std::nullopt;
+  const auto rate = throughput->find("cell_updates_per_second");
+  if (rate == throughput->end() || !rate->is_number() || !(rate->get<double>() > 0)) {
+    return std::nullopt;
+  }
+  return rate->get<double>();
+}
+
+std::vector<double> seconds_of(const nlohmann::json& result) {
+  std::vector<double> seconds;
+  const auto timing = result.find("timing");
+  if (timing == result.end() || !timing->is_object()) return seconds;
+  const auto list = timing->find("seconds");
+  if (list == timing->end() || !list->is_array()) return seconds;
+  for (const auto& s : *list) {
+    if (s.is_number()) seconds.push_back(s.get<double>());
+  }
+  return seconds;
+}
+
+/// `value` with `decimals` digits after the point: ratios read best as 0.85, 1.00, 12.30.
+std::string fixed(double value, int decimals) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(decimals);
+  out << value;
+  return out.str();
+}
+
+/// "verification failed: cell (3, 7) …", "unsupported: width …": why a result has no rate.
+std::string not_measured(const nlohmann::json& result) {
+  const std::string status = string_at(result, "status");
+  if (status == "ok") return "not verified";
+  const std::string reason = string_at(result, "reason");
+  return (status.empty() ? "no status" : status) + (reason.empty() ? "" : ": " + reason);
+}
+
+/// The config_id's parts: experiment, problem, generations, params[, density=D].
+std::vector<std::string> id_parts(const std::string& config_id) {
+  std::vector<std::string> parts;
+  std::istringstream in(config_id);
+  for (std::string part; std::getline(in, part, '|');)
+    parts.push_back(part);
+  parts.resize(std::max<std::size_t>(parts.size(), 4));
+  return parts;
+}
+
+/// The id's parameters, with its density if it gives one, or "-".
+std::string params_text(const std::vector<std::string>& parts) {
+  std::string text = parts[3];
+  for (std::size_t i = 4; i < parts.size(); ++i)
+    text += (text.empty() ? "" : ",") + parts[i];
+  return text.empty() ? "-" : text;
+}
+
+/// The devices a run measured on: its results' device names, else its host's CPU.
+std::set<std::string> devices_of(const RecordedRun& run) {
+  std::set<std::string> devices;
+  for (const auto& [id, result] : run.results) {
+    const auto device = result.find("device");
+    if (device != result.end() && device->is_object() && device->contains("name") &&
+        (*device)["name"].is_string()) {
+      devices.insert((*device)["name"].get<std::string>());
+    }
+  }
+  const auto host = run.manifest.find("host");
+  if (devices.empty() && host != run.manifest.end() && host->is_object() && host->contains("cpu") &&
+      (*host)["cpu"].is_string()) {
+    devices.insert((*host)["cpu"].get<std::string>());
+  }
+  return devices;
+}
+
+struct Row {
+  std::vector<std::string> cells; ///< experiment, problem, generations, params, old, new, ratio
+  std::string verdict;
+  std::string counted; ///< the summary's word for it
+  bool regression = false;
+};
+
+Row compare_one(const std::string& id, const nlohmann::json& old_result,
+                const nlohmann::json& new_result, const CompareOptions& options) {
+  const auto parts = id_parts(id);
+  Row row{{parts[0], parts[1], parts[2], params_text(parts), "-", "-", "-"}, "", "", false};
+  const auto old_rate = rate_of(old_result);
+  const auto new_rate = rate_of(new_result);
+  const bool old_ok = verified(old_result) && old_rate;
+  const bool new_ok = verified(new_result) && new_rate;
+  if (old_ok) row.cells[4] = format_number(*old_rate);
+  if (new_ok) row.cells[5] = format_number(*new_rate);
+  if (!old_ok || !new_ok) {
+    row.counted = "not compared";
+    row.verdict = "not compared: " + (old_ok ? std::string() : "OLD " + not_measured(old_result)) +
+                  (!old_ok && !new_ok ? "; " : "") +
+                  (new_ok ? std::string() : "NEW " + not_measured(new_result));
+    // A configuration that passed before and fails now is worse than slower.
+    row.regression = old_ok && string_at(new_result, "status") == "failed";
+    return row;
+  }
+  const double ratio = *new_rate / *old_rate;
+  row.cells[6] = fixed(ratio, 2);
+  const auto old_seconds = seconds_of(old_result);
+  const auto new_seconds = seconds_of(new_result);
+  if (old_seconds.empty() || new_seconds.empty()) {
+    row.counted = "untested";
+    row.verdict = "no test: no repetition times recorded";
+    return row;
+  }
+  const UTest test = mann_whitney_u(old_seconds, new_seconds);
+  const double floor = smallest_p(old_seconds.size(), new_seconds.size());
+  std::string tested = "p = " + format_number(test.p) + ", " + std::to_string(old_seconds.size()) +
+                       " vs " + std::to_string(new_seconds.size());
+  if (test.p <= options.alpha) {
+    row.counted = ratio > 1 ? "faster" : "slower";
+    const double slower_pct = (1 / ratio - 1) * 100; // more time for the same updates
+    row.regression =
+        ratio < 1 && options.fail_on_regression_pct && slower_pct > *options.fail_on_regression_pct;
+  } else if (floor > options.alpha) {
+    row.counted = "inconclusive";
+    tested += " repetitions: too few for p <= " + format_number(options.alpha);
+  } else {
+    row.counted = "no significant change";
+  }
+  row.verdict = row.counted + " (" + tested + ")";
+  return row;
+}
+
+void print_table(const std::vector<Row>& rows) {
+  std::vector<std::string> header{"EXPERIMENT",  "PROBLEM",     "GENS",   "PARAMS",
+                                  "OLD cells/s", "NEW cells/s", "NEW/OLD"};
+  std::vector<std::size_t> widths;
+  for (const auto& title : header)
+    widths.push_back(title.size());
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], row.cells[i].size());
+  }
+  const auto print = [&](const std::vector<std::string>& cells, const std::string& verdict) {
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      std::cout << cells[i] << std::string(widths[i] - cells[i].size() + 2, ' ');
+    std::cout << verdict << "\n";
+  };
+  print(header, "VERDICT");
+  for (const auto& row : rows)
+    print(row.cells, row.verdict);
+}
+
+void print_only_in(const std::string& which, const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  std::cout << "\nonly in " << which << " (" << ids.size() << "):\n";
+  for (const auto& id : ids) {
+    const auto parts = id_parts(id);
+    std::cout << "  " << parts[0] << " " << parts[1] << " " << parts[2] << " " << params_text(parts)
+              << "\n";
+  }
+}
+
+/// A percentage: a finite number from 0 up, in decimal form.
+CLI::Validator percentage() {
+  return {[](const std::string& text) -> std::string {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (!text.empty() && error == std::errc{} && stop == end && std::isfinite(value) &&
+                value >= 0) {
+              return {};
+            }
+            return "expected a percentage (a number from 0 up), not \"" + text + "\"";
+          },
+          "PCT"};
+}
+
+} // namespace
+
+void add_compare_options(CLI::App& command, CompareOptions& options) {
+  command
+      .add_option("OLD", options.old_dir, "Results folder before (e.g. results/reference/<device>)")
+      ->required();
+  command.add_option("NEW", options.new_dir, "Results folder after")->required();
+  command
+      .add_option("--fail-on-regression", options.fail_on_regression_pct,
+                  "Exit with status 1 when a configuration verified in both is significantly "
+                  "slower by more than PCT percent (more time for the same updates), or fails "
+                  "in NEW where OLD passed")
+      ->check(percentage());
+  command
+      .add_option("--alpha", options.alpha,
+                  "Significance level of the U test (3 vs 3 repetitions wholly apart and without "
+                  "ties give p = 0.1, 5 vs 5 give 0.008)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+}
+
+int compare_command(const CompareOptions& options) {
+  const auto [old_run, new_run] = read_runs(options.old_dir, options.new_dir);
+  if (old_run.results.empty() && new_run.results.empty()) {
+    throw Error(options.old_dir + " and " + options.new_dir + " record no configuration");
+  }
+  const auto old_devices = devices_of(old_run);
+  const auto new_devices = devices_of(new_run);
+  if (old_devices != new_devices) {
+    std::cerr << "lifebench: warning: the runs measured different devices ("
+              << join(std::vector<std::string>(old_devices.begin(), old_devices.end())) << "; "
+              << join(std::vector<std::string>(new_devices.begin(), new_devices.end()))
+              << "): the ratios compare the machines as well as the code\n";
+  }
+
+  std::vector<Row> rows;
+  std::vector<std::string> only_old;
+  std::vector<std::string> only_new;
+  std::map<std::string, std::size_t> counts;
+  for (const auto& [id, old_result] : old_run.results) {
+    const auto it = new_run.results.find(id);
+    if (it == new_run.results.end()) {
+      only_old.push_back(id);
+      continue;
+    }
+    rows.push_back(compare_one(id, old_result, it->second, options));
+    ++counts[rows.back().counted];
+  }
+  for (const auto& [id, result] : new_run.results) {
+    if (!old_run.results.contains(id)) only_new.push_back(id);
+  }
+
+  std::cout << "OLD: " << options.old_dir << "\nNEW: " << options.new_dir << "\n\n";
+  if (!rows.empty()) print_table(rows);
+  print_only_in("OLD", only_old);
+  print_only_in("NEW", only_new);
+  std::vector<std::string> summary;
+  for (const char* word :
+       {"faster", "slower", "no significant change", "inconclusive", "untested", "not compared"}) {
+    if (counts[word] > 0) summary.push_back(std::to_string(counts[word]) + " " + word);
+  }
+  std::cout << "\nlifebench: " << rows.size() << " configurations in both"
+            << (summary.empty() ? "" : ": " + join(summary)) << "; " << only_old.size()
+            << " only in OLD, " << only_new.size() << " only in NEW" << std::endl;
+
+  if (!options.fail_on_regression_pct) return 0;
+  const auto regressions =
+      std::count_if(rows.begin(), rows.end(), [](const Row& row) { return row.regression; });
+  if (regressions == 0) return 0;
+  std::cerr << "lifebench: regression: " << regressions << " configuration"
+            << (regressions == 1 ? "" : "s") << " significantly slower by more than "
+            << format_number(*options.fail_on_regression_pct) << " % or failing in NEW\n";
+  return kExitFailed;
+}
+
+} // namespace lifebench::driver
