@@ -7,6 +7,7 @@
 #include "process.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
+#include "sweep_progress.hpp"
 #include "text.hpp"
 
 #include <cstdlib>
@@ -205,6 +206,9 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   // Results of an earlier run that still stand, under this sweep's ties.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
+  // What runs now, and how long the others' earlier runs took, for the estimates.
+  std::vector<bool> to_run(configurations.size());
+  std::vector<std::optional<double>> earlier_s(configurations.size());
   for (std::size_t i = 0; i < configurations.size(); ++i) {
     const Configuration& c = configurations[i];
     auto previous = folder.previous(c.experiment->name, c.config_id);
@@ -213,6 +217,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       (*previous)["ties"] = c.ties_json();
       kept[i] = std::move(previous);
       ++kept_count;
+      continue;
+    }
+    to_run[i] = c.experiment->available;
+    if (previous && previous->contains("wall_s") && (*previous)["wall_s"].is_number()) {
+      earlier_s[i] = (*previous)["wall_s"].get<double>();
     }
   }
   const std::size_t total = configurations.size();
@@ -264,15 +273,20 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
   }
   folder.write_all();
+  SweepProgress progress(to_run, earlier_s);
   std::cout << "lifebench: " << total << " configurations";
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
-  std::cout << "; results in " << out.string() << std::endl;
+  std::cout << "; results in " << out.string();
+  if (const std::string left = progress.left_after(std::nullopt); !left.empty()) {
+    std::cout << "; " << left << " by the earlier run's times";
+  }
+  std::cout << std::endl;
 
   const ScratchFolder scratch;
   bool interrupted = false;
   for (std::size_t i = 0; i < total && !interrupted; ++i) {
     const Configuration& c = configurations[i];
-    std::cout << position(i) << c.label() << " … ";
+    std::cout << progress.position(i) << c.label() << " … ";
     if (kept[i]) {
       std::cout << "done earlier: " << progress_outcome(*kept[i], std::nullopt) << std::endl;
       continue;
@@ -289,7 +303,15 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       result["config_id"] = c.config_id;
       result["ties"] = c.ties_json();
       result["binary_hash"] = hashes[c.experiment->name];
-      std::cout << progress_outcome(result, wall) << std::endl;
+      std::cout << progress_outcome(result, wall);
+      if (wall) {
+        result["wall_s"] = *wall;
+        progress.measured(*wall);
+        if (const std::string left = progress.left_after(i); !left.empty()) {
+          std::cout << "; " << left;
+        }
+      }
+      std::cout << std::endl;
       folder.record(i, c.experiment->name, std::move(result));
     } catch (const Interrupted&) {
       std::cout << "interrupted" << std::endl;
@@ -305,7 +327,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     return kExitInterrupted;
   }
   folder.finish();
-  std::cout << "lifebench: " << total << " configurations: " << counts["ok"] << " ok, "
+  std::cout << "lifebench: " << total << " configurations in "
+            << format_duration(progress.elapsed_s()) << ": " << counts["ok"] << " ok, "
             << counts["failed"] << " failed, " << counts["unsupported"] << " unsupported, "
             << counts["unavailable"] << " unavailable; results in " << out.string() << std::endl;
   return counts["failed"].get<std::size_t>() > 0 ? kExitFailed : 0;

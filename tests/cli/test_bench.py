@@ -63,10 +63,15 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
         self.assertEqual(len(lines), 6, proc.stdout)
-        self.assertRegex(lines[0], r"^\[1/6\] fake B3/S23:T16,16 g4 mode=ok threads=1 … ok "
-                                   r"1\.23e9 cells/s \([0-9.]+ s\)$")
+        # Each line gives the time since the sweep started and, once a configuration is
+        # measured, the time the others should take.
+        self.assertRegex(lines[0], r"^\[1/6 0:\d\d\] fake B3/S23:T16,16 g4 mode=ok threads=1 … ok "
+                                   r"1\.23e9 cells/s \([0-9.]+ s\)(; about \d+:\d\d left)?$")
+        self.assertRegex(proc.stdout, r"\nlifebench: 6 configurations in 0:\d\d: 4 ok, 0 failed, "
+                                      r"1 unsupported, 1 unavailable; results in out\n")
         self.assertIn("unsupported: width must be a multiple of 64", lines[4])
-        self.assertIn("[6/6] gpu-fake B3/S23:T8,8 g1 … unavailable: no CUDA device", lines[5])
+        self.assertRegex(lines[5],
+                         r"^\[6/6 0:\d\d\] gpu-fake B3/S23:T8,8 g1 … unavailable: no CUDA device$")
 
         self.assertResultsFolderClean("out", ["fake", "gpu-fake"])
         manifest = self.box.manifest("out")
@@ -129,7 +134,7 @@ class Bench(lbtest.CliTestCase):
             'params = { mode = "%s" }' % (i + 1, mode) for i, mode in enumerate(modes)]))
         self.assertLess(time.monotonic() - start, 60)
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-        self.assertIn("8 configurations: 3 ok, 5 failed", proc.stdout)
+        self.assertRegex(proc.stdout, r"8 configurations in \d+:\d\d: 3 ok, 5 failed")
         configurations = self.box.results("out", "fake")["configurations"]
         self.assertEqual([c["params"]["mode"] for c in configurations], modes)
         self.assertEqual([c["status"] for c in configurations],
@@ -151,7 +156,7 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual(results["crash"]["ties"], [])
         self.assertRegex(results["crash"]["binary_hash"], r"^0x[0-9a-f]{16}$")
         # The progress line of a failure says why.
-        self.assertRegex(proc.stdout, r"\[1/8\] fake B3/S23:T8,8 g1 mode=crash … FAILED: "
+        self.assertRegex(proc.stdout, r"\[1/8 0:\d\d\] fake B3/S23:T8,8 g1 mode=crash … FAILED: "
                                       r"killed by signal 11 \(Segmentation fault\)")
         self.assertResultsFolderClean("out", ["fake"])
 
@@ -171,7 +176,7 @@ class Bench(lbtest.CliTestCase):
                                 'params = { mode = ["stubborn", "ok"] }'), "--time-limit", "0.5")
         self.assertLess(time.monotonic() - start, 30)
         self.assertIn("time limit of 0.5 s exceeded", proc.stdout)
-        self.assertIn("[2/2] fake B3/S23:T8,8 g1 mode=ok … ok", proc.stdout)
+        self.assertRegex(proc.stdout, r"\[2/2 \d+:\d\d\] fake B3/S23:T8,8 g1 mode=ok … ok")
 
     def test_output_nonstop_still_meets_the_time_limit(self):
         start = time.monotonic()
@@ -179,7 +184,7 @@ class Bench(lbtest.CliTestCase):
                                 'params = { mode = ["flood", "ok"] }'), "--time-limit", "1")
         self.assertLess(time.monotonic() - start, 30)
         self.assertIn("FAILED: time limit of 1 s exceeded", proc.stdout)
-        self.assertIn("[2/2] fake B3/S23:T8,8 g1 mode=ok … ok", proc.stdout)
+        self.assertRegex(proc.stdout, r"\[2/2 \d+:\d\d\] fake B3/S23:T8,8 g1 mode=ok … ok")
 
     def test_killed_while_writing_leaves_nothing_half_written(self):
         proc = self.bench(sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1\n'

@@ -25,12 +25,13 @@ class Faults(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
         self.assertEqual(len(lines), 4, proc.stdout)
-        self.assertIn("[1/4] test-crash B3/S23:T32,32 g16 … FAILED: killed by signal 11 "
-                      "(Segmentation fault)", lines[0])
-        self.assertIn("[2/4] test-crash B3/S23:T32,32 g4 … ok", lines[1])
-        self.assertIn("[3/4] test-hang B3/S23:T32,32 g16 … FAILED: time limit of 10 s exceeded",
-                      lines[2])
-        self.assertIn("[4/4] test-hang B3/S23:T32,32 g4 … ok", lines[3])
+        # "[1/4 0:00] ...": the place, the time since the sweep started, the configuration.
+        self.assertRegex(lines[0], r"^\[1/4 \d+:\d\d\] test-crash B3/S23:T32,32 g16 … FAILED: "
+                                   r"killed by signal 11 \(Segmentation fault\)")
+        self.assertRegex(lines[1], r"^\[2/4 \d+:\d\d\] test-crash B3/S23:T32,32 g4 … ok")
+        self.assertRegex(lines[2], r"^\[3/4 \d+:\d\d\] test-hang B3/S23:T32,32 g16 … FAILED: time "
+                                   r"limit of 10 s exceeded")
+        self.assertRegex(lines[3], r"^\[4/4 \d+:\d\d\] test-hang B3/S23:T32,32 g4 … ok")
 
         crash = self.box.results("out", "test-crash")["configurations"]
         hang = self.box.results("out", "test-hang")["configurations"]

@@ -1,0 +1,75 @@
+#include "sweep_progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace lifebench::driver {
+
+std::string format_duration(double seconds) {
+  const auto total = static_cast<long long>(std::llround(std::max(seconds, 0.0)));
+  const long long hours = total / 3600;
+  const long long minutes = total / 60 % 60;
+  const long long secs = total % 60;
+  char text[32];
+  if (hours > 0) {
+    std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", hours, minutes, secs);
+  } else {
+    std::snprintf(text, sizeof text, "%lld:%02lld", minutes, secs);
+  }
+  return text;
+}
+
+SweepProgress::SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s)
+    : to_run_(std::move(to_run)), earlier_s_(std::move(earlier_s)) {}
+
+std::string SweepProgress::position(std::size_t i) const {
+  return "[" + std::to_string(i + 1) + "/" + std::to_string(to_run_.size()) + " " +
+         format_duration(elapsed_s()) + "] ";
+}
+
+void SweepProgress::measured(double wall_s) {
+  measured_s_ += wall_s;
+  ++measured_count_;
+}
+
+std::optional<double> SweepProgress::seconds_left_after(std::optional<std::size_t> i) const {
+  double earlier_sum = 0;
+  std::size_t earlier_count = 0;
+  for (const auto& s : earlier_s_) {
+    if (s) {
+      earlier_sum += *s;
+      ++earlier_count;
+    }
+  }
+  std::optional<double> typical;
+  if (measured_count_ > 0) {
+    typical = measured_s_ / double(measured_count_);
+  } else if (earlier_count > 0) {
+    typical = earlier_sum / double(earlier_count);
+  }
+  double left = 0;
+  for (std::size_t j = i ? *i + 1 : 0; j < to_run_.size(); ++j) {
+    if (!to_run_[j]) continue;
+    if (earlier_s_[j]) {
+      left += *earlier_s_[j];
+    } else if (typical) {
+      left += *typical;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return left;
+}
+
+std::string SweepProgress::left_after(std::optional<std::size_t> i) const {
+  const auto left = seconds_left_after(i);
+  // Under half a second reads "0:00": nothing worth saying.
+  return left && *left >= 0.5 ? "about " + format_duration(*left) + " left" : std::string();
+}
+
+double SweepProgress::elapsed_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+} // namespace lifebench::driver
