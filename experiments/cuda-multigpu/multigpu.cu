@@ -25,22 +25,6 @@ namespace {
 
 namespace wide = cuda::life_wide;
 
-int device_count() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  (void)cudaGetLastError();
-  return count;
-}
-
-/// The `gpus` parameter: a count, or all of the machine's.
-int gpus_of(const Params& params) {
-  const std::string& text = params.get("gpus");
-  if (text == "all") return device_count();
-  const std::int64_t count = params.get_int("gpus");
-  if (count < 1 || count > 64) throw Error("gpus must be all or 1 ... 64");
-  return static_cast<int>(count);
-}
-
 int halo_steps_of(const Params& params) {
   const std::int64_t steps = params.get_int("halo_steps");
   if (steps < 1 || steps > 4096) throw Error("halo_steps must be 1 ... 4096");
@@ -63,7 +47,7 @@ public:
   MultiGpuSimulator(const Problem& problem, const Params& params)
       : problem_(problem), config_(wide::config_of(params)), halo_(halo_steps_of(params)),
         words_per_row_(static_cast<unsigned>(problem.shape.width / 32)) {
-    const int gpus = gpus_of(params);
+    const int gpus = wide::gpus_of(params);
     const std::int64_t rows = problem.shape.height / gpus;
     for (int g = 0; g < gpus; ++g) {
       LIFEBENCH_CUDA_CALL(cudaSetDevice(g));
@@ -193,12 +177,12 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   int gpus = 0;
   int halo = 0;
   try {
-    gpus = gpus_of(params);
+    gpus = wide::gpus_of(params);
     halo = halo_steps_of(params);
   } catch (const Error& error) {
     return error.what();
   }
-  const int present = device_count();
+  const int present = wide::device_count();
   if (gpus > present || gpus < 1) {
     return "gpus=" + params.get("gpus") + ": " + std::to_string(present) + " CUDA devices present";
   }

@@ -6,9 +6,11 @@
 
 #include "cuda/life_wide.cuh"
 #include "cuda/packed_simulator.cuh"
+#include "lifebench/error.hpp"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
+#include <cuda_runtime.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,5 +94,23 @@ private:
 
   Config config_;
 };
+
+/// This host's CUDA devices (none where CUDA cannot start).
+inline int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  (void)cudaGetLastError();
+  return count;
+}
+
+/// The `gpus` parameter of the experiments that split a universe across GPUs (cuda-multigpu,
+/// cuda-nccl): a count, or all of this host's. Throws Error.
+inline int gpus_of(const Params& params) {
+  const std::string& text = params.get("gpus");
+  if (text == "all") return device_count();
+  const std::int64_t count = params.get_int("gpus");
+  if (count < 1 || count > 4096) throw Error("gpus must be all or 1 ... 4096");
+  return static_cast<int>(count);
+}
 
 } // namespace lifebench::cuda::life_wide
