@@ -88,6 +88,37 @@ function(lifebench_add_experiment)
   endif()
 endfunction()
 
+# lifebench_add_external_experiment(<folder>)
+#
+# An experiment that runs a program lifebench does not build: experiments/external-<name>/
+# holds external.toml (how to run the program, harness/external/description.hpp), sweep.toml
+# and README.md, no code. It becomes the executable lifebench-exp-external-<name> (target
+# lifebench.exp.external-<name>, the external adapter) with <name>.external.toml and
+# <name>.sweep.toml beside it, and its conformance test runs the program.
+function(lifebench_add_external_experiment folder)
+  get_filename_component(name "${folder}" NAME)
+  foreach(file external.toml sweep.toml README.md)
+    if(NOT EXISTS "${folder}/${file}")
+      message(FATAL_ERROR "external experiment ${name} needs external.toml, sweep.toml and "
+                          "README.md in ${folder}")
+    endif()
+  endforeach()
+  set(target lifebench.exp.${name})
+  add_executable(${target})
+  target_link_libraries(${target} PRIVATE lifebench::external)
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME lifebench-exp-${name}
+                                             RUNTIME_OUTPUT_DIRECTORY "${LIFEBENCH_EXPERIMENTS_DIR}")
+  configure_file("${folder}/external.toml" "${LIFEBENCH_EXPERIMENTS_DIR}/${name}.external.toml"
+                 COPYONLY)
+  configure_file("${folder}/sweep.toml" "${LIFEBENCH_EXPERIMENTS_DIR}/${name}.sweep.toml" COPYONLY)
+  if(LIFEBENCH_ENABLE_TESTING)
+    # Skipped (exit code 77) where the program is not installed.
+    add_test(NAME lifebench.test.conformance.${name} COMMAND ${target} verify)
+    set_tests_properties(lifebench.test.conformance.${name} PROPERTIES
+                         LABELS "unit;conformance" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  endif()
+endfunction()
+
 # lifebench_add_conformance_variant(NAME <experiment> VARIANT <name> PARAMS <k=v...>)
 #
 # A second conformance test of an experiment with some parameters pinned (small tiles,

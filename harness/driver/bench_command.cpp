@@ -10,12 +10,10 @@
 #include "sweep_progress.hpp"
 #include "text.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <unistd.h>
 
 namespace lifebench::driver {
 namespace {
@@ -23,31 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::set<std::string> kStatuses = {"ok", "failed", "unsupported", "unavailable"};
-
-/// A private folder for the experiments' --json-out files: a process killed while
-/// writing leaves its temporary there, never in the results folder.
-class ScratchFolder {
-public:
-  ScratchFolder() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(base != nullptr && *base != 0 ? base : "/tmp") + "/lifebench-bench-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw Error("cannot create a temporary folder in " + pattern);
-    }
-    path_ = pattern;
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  ~ScratchFolder() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
 
 /// What the driver records itself when the experiment wrote nothing it can use.
 nlohmann::json own_result(const Configuration& c, const std::string& status,
@@ -59,20 +32,23 @@ nlohmann::json own_result(const Configuration& c, const std::string& status,
   } catch (const Error&) {
     // Checked when the sweep was read; keep what the sweep gave.
   }
-  return {{"experiment", e.name},
-          {"backend", e.backend},
-          {"family", e.family},
-          {"params", params},
-          {"problem", c.problem.to_string()},
-          {"rule", c.problem.rule.to_string()},
-          {"shape", c.problem.shape.to_string()},
-          {"boundary", to_string(c.problem.boundary)},
-          {"cells", c.problem.shape.cells()},
-          {"generations", c.generations},
-          {"density", c.density ? nlohmann::json(*c.density) : nlohmann::json(nullptr)},
-          {"status", status},
-          {"reason", reason},
-          {"verification", {{"status", "not_run"}}}};
+  nlohmann::json result{
+      {"experiment", e.name},
+      {"backend", e.backend},
+      {"family", e.family},
+      {"params", params},
+      {"problem", c.problem.to_string()},
+      {"rule", c.problem.rule.to_string()},
+      {"shape", c.problem.shape.to_string()},
+      {"boundary", to_string(c.problem.boundary)},
+      {"cells", c.problem.shape.cells()},
+      {"generations", c.generations},
+      {"density", c.density ? nlohmann::json(*c.density) : nlohmann::json(nullptr)},
+      {"status", status},
+      {"reason", reason},
+      {"verification", {{"status", "not_run"}}}};
+  if (!e.external.empty()) result["external"] = e.external;
+  return result;
 }
 
 /// Interrupted by SIGINT, SIGTERM or SIGHUP: stop, keep what is recorded.
@@ -196,7 +172,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   for (const auto& c : configurations) {
     if (!hashes.contains(c.experiment->name)) {
       experiments.push_back(c.experiment->name);
-      hashes[c.experiment->name] = binary_hash(c.experiment->binary);
+      hashes[c.experiment->name] = binary_hash(c.experiment->measured_files());
     }
   }
 
@@ -282,7 +258,9 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   }
   std::cout << std::endl;
 
-  const ScratchFolder scratch;
+  // The experiments' --json-out files: a process killed while writing leaves its
+  // temporary there, never in the results folder.
+  const ScratchFolder scratch("lifebench-bench");
   bool interrupted = false;
   for (std::size_t i = 0; i < total && !interrupted; ++i) {
     const Configuration& c = configurations[i];

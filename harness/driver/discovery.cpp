@@ -83,6 +83,13 @@ Experiment parse_description(const Candidate& candidate, const std::string& text
       e.axes.push_back(std::move(axis));
     }
   }
+  if (const auto external = json.find("external"); external != json.end()) {
+    if (!external->is_object()) throw Error("\"external\" is not an object");
+    for (const auto& [key, value] : external->items()) {
+      if (!value.is_string()) throw Error("external \"" + key + "\" is not a string");
+      e.external[key] = value.get<std::string>();
+    }
+  }
   const auto available = json.find("available");
   if (available == json.end() || !available->is_boolean()) throw Error("no boolean \"available\"");
   e.available = available->get<bool>();
@@ -149,13 +156,24 @@ fs::path Experiment::sweep_file() const {
 }
 
 nlohmann::json Experiment::summary() const {
-  return {{"available", available},
-          {"reason", available ? nlohmann::json(nullptr) : nlohmann::json(reason)},
-          {"backend", backend},
-          {"family", family},
-          {"source", source},
-          {"technique", technique},
-          {"binary", binary.string()}};
+  nlohmann::json summary{{"available", available},
+                         {"reason", available ? nlohmann::json(nullptr) : nlohmann::json(reason)},
+                         {"backend", backend},
+                         {"family", family},
+                         {"source", source},
+                         {"technique", technique},
+                         {"binary", binary.string()}};
+  if (!external.empty()) summary["external"] = external;
+  return summary;
+}
+
+std::vector<fs::path> Experiment::measured_files() const {
+  std::vector<fs::path> files{binary};
+  for (const char* key : {"description", "program"}) {
+    const auto it = external.find(key);
+    if (it != external.end() && !it->second.empty()) files.emplace_back(it->second);
+  }
+  return files;
 }
 
 const Experiment* Catalog::find(const std::string& name) const {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,11 +23,16 @@ struct Experiment {
   std::vector<Axis> axes;
   bool available = true;
   std::string reason; ///< why it is unavailable
+  /// A program lifebench runs but does not build: "description", "program", "version".
+  std::map<std::string, std::string> external;
 
   /// Its own sweep file, `<name>.sweep.toml` beside the binary (it may not exist).
   [[nodiscard]] std::filesystem::path sweep_file() const;
   /// What the results manifest records of it.
   [[nodiscard]] nlohmann::json summary() const;
+  /// The files whose bytes decide its measurements: the executable, and an external
+  /// experiment's description and program.
+  [[nodiscard]] std::vector<std::filesystem::path> measured_files() const;
 };
 
 /// An executable that looked like an experiment but did not describe itself.

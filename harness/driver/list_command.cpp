@@ -60,6 +60,17 @@ void warn_shared_ties(const Catalog& catalog) {
   }
 }
 
+/// "available", "unavailable: <reason>", or for a program lifebench does not build
+/// "available: external program /usr/bin/bgolly 3.3".
+std::string availability(const Experiment& e) {
+  if (!e.available) return "unavailable: " + e.reason;
+  const auto program = e.external.find("program");
+  if (program == e.external.end()) return "available";
+  const auto version = e.external.find("version");
+  return "available: external program " + program->second +
+         (version == e.external.end() || version->second.empty() ? "" : " " + version->second);
+}
+
 } // namespace
 
 int list_command(const GlobalOptions& global, bool json) {
@@ -68,8 +79,7 @@ int list_command(const GlobalOptions& global, bool json) {
   if (interrupt_signal() != 0) return kExitInterrupted;
   std::vector<Row> rows;
   for (const auto& e : catalog.experiments) {
-    rows.push_back(
-        {e.name, e.family, e.backend, e.available ? "available" : "unavailable: " + e.reason});
+    rows.push_back({e.name, e.family, e.backend, availability(e)});
   }
   for (const auto& e : catalog.broken)
     rows.push_back({e.name, "-", "-", "broken: " + e.reason});

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -138,6 +139,21 @@ std::string ProcessOutcome::failure(double time_limit_s) const {
   const std::string line = last_line(stderr_tail);
   if (!line.empty()) reason += ": " + line;
   return reason;
+}
+
+ScratchFolder::ScratchFolder(const std::string& prefix) {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(base != nullptr && *base != 0 ? base : "/tmp") + "/" + prefix + "-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw Error("cannot create a temporary folder in " + pattern + ": " + std::strerror(errno));
+  }
+  path_ = pattern;
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code error;
+  std::filesystem::remove_all(path_, error);
 }
 
 ProcessOutcome run_process(const ProcessRequest& request) {

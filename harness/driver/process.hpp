@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,20 @@ struct ProcessOutcome {
   /// One line: "time limit of 60 s exceeded", "killed by signal 11 (Segmentation fault)",
   /// "exited with code 3: <its last line of standard error>".
   [[nodiscard]] std::string failure(double time_limit_s) const;
+};
+
+/// A private folder under $TMPDIR (or /tmp) for the files children write, removed with
+/// everything in it.
+class ScratchFolder {
+public:
+  explicit ScratchFolder(const std::string& prefix); ///< throws Error if it cannot be made
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  ~ScratchFolder();
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
 };
 
 /// Runs a child to its end; throws Error only when it cannot be started. Thread-safe.

@@ -50,17 +50,19 @@ nlohmann::json read_json_object(const fs::path& file) {
   return json;
 }
 
-std::string binary_hash(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot read " + file.string() + " to hash it");
+std::string binary_hash(const std::vector<fs::path>& files) {
   std::uint64_t hash = 14695981039346656037ULL; // FNV-1a, 64-bit
   std::array<char, 1 << 16> buffer{};
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    const auto n = static_cast<std::size_t>(in.gcount());
-    for (std::size_t i = 0; i < n; ++i) {
-      hash ^= static_cast<unsigned char>(buffer[i]);
-      hash *= 1099511628211ULL;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw Error("cannot read " + file.string() + " to hash it");
+    while (in) {
+      in.read(buffer.data(), buffer.size());
+      const auto n = static_cast<std::size_t>(in.gcount());
+      for (std::size_t i = 0; i < n; ++i) {
+        hash ^= static_cast<unsigned char>(buffer[i]);
+        hash *= 1099511628211ULL;
+      }
     }
   }
   std::array<char, 19> text{};

@@ -38,8 +38,9 @@ void check_schema(const std::filesystem::path& file, const nlohmann::json& conte
 std::map<std::string, std::map<std::string, nlohmann::json>>
 read_recorded_results(const std::filesystem::path& dir);
 
-/// 64-bit FNV-1a of a file's bytes, as "0x" and 16 hex digits; throws Error if unreadable.
-std::string binary_hash(const std::filesystem::path& file);
+/// 64-bit FNV-1a of the files' bytes, one after the other, as "0x" and 16 hex digits;
+/// throws Error if one is unreadable.
+std::string binary_hash(const std::vector<std::filesystem::path>& files);
 
 class ResultsFolder {
 public:

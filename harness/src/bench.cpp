@@ -67,7 +67,7 @@ nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
                            const BenchRequest& request) {
   const Problem& p = request.problem;
   const auto simd = simd_targets();
-  return {
+  nlohmann::json result = {
       {"experiment", info.name},
       {"backend", info.backend},
       {"family", info.family},
@@ -84,6 +84,8 @@ nlohmann::json base_result(const ExperimentInfo& info, const Params& params,
       {"verification", {{"status", "not_run"}}},
       {"host",
        {{"hwy_target", simd.empty() ? nlohmann::json(nullptr) : nlohmann::json(simd.front())}}}};
+  if (!info.external.empty()) result["external"] = info.external;
+  return result;
 }
 
 nlohmann::json failed(nlohmann::json result, const std::string& status, const std::string& reason) {

@@ -13,16 +13,17 @@ void describe(const ExperimentInfo& info, std::ostream& out) {
                     {"description", axis.description}});
   }
   const auto reason = info.unavailable();
-  out << nlohmann::json{{"name", info.name},
-                        {"family", info.family},
-                        {"backend", info.backend},
-                        {"source", info.source},
-                        {"technique", info.technique},
-                        {"axes", axes},
-                        {"available", !reason},
-                        {"reason", reason ? nlohmann::json(*reason) : nlohmann::json(nullptr)}}
-             .dump(2)
-      << "\n";
+  nlohmann::json description{
+      {"name", info.name},
+      {"family", info.family},
+      {"backend", info.backend},
+      {"source", info.source},
+      {"technique", info.technique},
+      {"axes", axes},
+      {"available", !reason},
+      {"reason", reason ? nlohmann::json(*reason) : nlohmann::json(nullptr)}};
+  if (!info.external.empty()) description["external"] = info.external;
+  out << description.dump(2) << "\n";
 }
 
 } // namespace lifebench::harness

@@ -181,6 +181,10 @@ void read_header(Reader& r, Pattern& pattern) {
   }
   if (!r.at_end()) r.next();
 
+  if (width == 0 && height == 0) { // how Golly writes a pattern with no live cell
+    pattern.size = Shape{0, 0, 1};
+    return;
+  }
   if (width == 0) throw r.error_at(width_at, "x must be positive");
   if (height == 0) throw r.error_at(height_at, "y must be positive");
   const Shape shape{width, height, 1};

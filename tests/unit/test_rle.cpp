@@ -248,6 +248,14 @@ TEST(Placement, CentresAsGolly) {
   EXPECT_EQ(place_in_grid(glider, Shape{3, 3, 1}), glider.cells());
 }
 
+TEST(RleRead, GollysEmptyPattern) {
+  const Pattern empty = read_text("x = 0, y = 0, rule = B3/S23:T4,4\n!\n");
+  EXPECT_EQ(empty.size, (Shape{0, 0, 1}));
+  EXPECT_TRUE(empty.alive.empty());
+  EXPECT_EQ(place_in_grid(empty, Shape{4, 4, 1}).population(), 0);
+  EXPECT_THROW(read_text("x = 0, y = 0\no!"), ParseError);
+}
+
 TEST(Placement, AtAGollyPosition) {
   const Pattern dot = pattern_from_rows({"o"});
   EXPECT_EQ(place_in_grid(dot, Shape{8, 8, 1}, Position{-4, -4}).at(0, 0), 1);

@@ -105,6 +105,9 @@ struct ExperimentInfo {
   std::function<void(const std::filesystem::path& in, const std::filesystem::path& out,
                      std::uint64_t generations, const Params&)>
       advance_file{};
+  /// For a program lifebench runs but does not build (experiments/external-*): what the
+  /// results record of it ("description", "program" and "version"); empty for our own code.
+  std::map<std::string, std::string> external{};
 };
 
 /// The experiment this executable was built from (defined by LIFEBENCH_EXPERIMENT).

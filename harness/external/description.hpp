@@ -1,0 +1,122 @@
+// The description of an external experiment: how to run a program lifebench does not build
+// (experiments/external-<name>/external.toml, copied beside the adapter as
+// <name>.external.toml). Unknown keys are errors, so that a typo is caught.
+//
+// clang-format off
+//   family = "square"                    # square | hex | 3d                     (required)
+//   backend = "cpu"                      # cpu | simd | cuda | opencl            (required)
+//   source = "Golly 3.3, QuickLife"      # what the program is                   (required)
+//   technique = "..."                    # one line                              (required)
+//
+//   [program]
+//   name = "bgolly"                      # looked up on PATH, or a path          (required)
+//   path_variable = "LIFEBENCH_BGOLLY"   # when set, names the program instead
+//   install = "Debian's golly package"   # how to get it, said when it is missing
+//   version_args = ["--help"]            # run to read its version (any exit status) ...
+//   version_pattern = 'bgolly ([0-9.]+)' # ... from its output: group 1, else the match
+//   time_limit_s = 600                   # one run's limit (default 600)
+//
+//   [run]
+//   command = ["{program}", "-m", "{generations}", "-o", "{output}", "{input}"]   (required)
+//     # placeholders: {program} (first), {input}, {output} (both required), {generations},
+//     # {rule} (the problem, "B3/S23:T64,64"), {width}, {height}, {depth}
+//   input = "rle"                        # the file lifebench writes: rle (2D, generation 0)
+//   output = "rle"                       # or dat (3D, HPCGame: its T the generations to run)
+//
+//   [timing]
+//   timer = "printed"                    # process: the whole process's wall time;
+//                                        # printed: a time the program prints:
+//   stream = "stdout"                    #   stdout | stderr (default stdout)
+//   pattern = '^time: ([0-9.]+) ms$'     #   a line's regular expression (ECMAScript); group 1
+//   unit = "ms"                          #   s | ms | us | ns
+//   take = "last"                        #   last match, or last-minus-first (timestamps)
+//
+//   [supports]                           # each key optional: what it can run
+//   rules = ["B3/S23"]                   # default: every rule of its family
+//   b0 = false                           # no rule with B0 (default true)
+//   boundaries = ["torus"]               # torus | dead (default both)
+//   width_multiple = 32                  # also height_multiple, depth_multiple
+//   min_width = 64                       # also min_height, min_depth
+//   note = "why"                         # said after each reason a problem is refused
+// clang-format on
+#pragma once
+
+#include "lifebench/problem.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifebench::external {
+
+/// A state file format of lifebench's: RLE (2D) or the HPCGame format (3D).
+enum class FileFormat { rle, dat };
+enum class Timer { process, printed };
+enum class Take { last, last_minus_first };
+
+/// The problems a program can run; each limit says why in unsupported_reason().
+struct Supports {
+  std::vector<Rule> rules;          ///< empty: every rule of its family
+  bool b0 = true;                   ///< rules with birth on no live neighbour
+  std::vector<Boundary> boundaries; ///< empty: both
+  Shape multiple{1, 1, 1};          ///< width, height and depth must be multiples of these
+  Shape minimum{1, 1, 1};           ///< and at least these
+  std::string note;
+};
+
+struct Description {
+  std::filesystem::path file;
+  std::string family;
+  std::string backend;
+  std::string source;
+  std::string technique;
+
+  std::string program; ///< a name looked up on PATH, or a path
+  std::string path_variable;
+  std::string install;
+  std::vector<std::string> version_args; ///< empty: no version is read
+  std::string version_pattern;
+  double time_limit_s = 600;
+
+  std::vector<std::string> command;
+  FileFormat input = FileFormat::rle;
+  FileFormat output = FileFormat::rle;
+
+  Timer timer = Timer::process;
+  bool on_stderr = false; ///< the printed time is on standard error, not standard output
+  std::string pattern;
+  double unit_s = 1; ///< seconds per printed unit
+  Take take = Take::last;
+
+  Supports supports;
+
+  /// What is wrong with the file past its first four keys (one line that starts with the
+  /// file's name and line), or nothing: the experiment is unavailable for this reason.
+  std::optional<std::string> fault;
+};
+
+/// Reads a description. Throws Error naming the file when it is not TOML or its family,
+/// backend, source or technique is wrong (nothing can describe it then); any other fault is
+/// kept in `fault`.
+Description read_description(const std::filesystem::path& file);
+
+/// Why `problem` is outside what the description supports (one line), or nothing; the
+/// family is checked by the harness.
+std::optional<std::string> unsupported_reason(const Description& description,
+                                              const Problem& problem);
+
+/// The placeholders a command may hold, without braces.
+const std::vector<std::string>& placeholder_names();
+
+/// The command's argv with each placeholder replaced by its value in `values` (by name,
+/// every one of placeholder_names()).
+std::vector<std::string>
+expand_command(const std::vector<std::string>& command,
+               const std::vector<std::pair<std::string, std::string>>& values);
+
+/// The file name extension of a format, with its dot.
+std::string extension(FileFormat format);
+
+} // namespace lifebench::external

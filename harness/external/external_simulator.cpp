@@ -1,0 +1,204 @@
+#include "external_simulator.hpp"
+
+#include "lifebench/error.hpp"
+#include "lifebench/format3d.hpp"
+#include "lifebench/rle.hpp"
+#include "lifebench/state_io.hpp"
+#include "text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace lifebench::external {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Output kept of the stream a printed time is read from: every line of a run, so that the
+/// first of a program's timestamps is there too (a timestamp a generation for millions).
+constexpr std::size_t kPrintedLimit = std::size_t{64} << 20;
+constexpr std::size_t kOtherLimit = std::size_t{64} << 10;
+
+/// A state of `problem` from the program's output file `file`; throws Error saying what
+/// is wrong with it.
+Grid read_output(const fs::path& file, FileFormat format, const Problem& problem) {
+  const std::string name = file.filename().string();
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) throw Error("wrote no " + name);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("wrote " + name + ", which cannot be read");
+  const auto parsed = [&](const auto& read) {
+    try {
+      return read(in, name);
+    } catch (const Error& e) {
+      throw Error(std::string("wrote a malformed state: ") + e.what());
+    }
+  };
+  if (format == FileFormat::dat) {
+    Universe3D universe = parsed(read_3d);
+    if (universe.cells.shape() != problem.shape) {
+      throw Error("wrote a " + universe.cells.shape().to_string() + " universe, not " +
+                  problem.shape.to_string());
+    }
+    return std::move(universe.cells);
+  }
+  const Pattern pattern = parsed(read_rle);
+  if (pattern.rule) {
+    const RuleSpec& spec = *pattern.rule;
+    const Problem written{spec.rule, spec.shape.value_or(problem.shape),
+                          spec.shape ? spec.boundary : problem.boundary};
+    if (written != problem) {
+      throw Error("wrote " + name + " for " + written.to_string() + ", not " + problem.to_string());
+    }
+  }
+  if (pattern.position) return place_in_grid(pattern, problem.shape, *pattern.position);
+  // Without a position the cells' place is known only when they span the grid.
+  if (pattern.size != problem.shape && !pattern.alive.empty()) {
+    throw Error("wrote a " + pattern.size.to_string() + " pattern without its place in the " +
+                problem.shape.to_string() + " grid (no \"#CXRLE Pos=x,y\" line)");
+  }
+  return place_in_grid(pattern, problem.shape);
+}
+
+/// What went wrong with a process that did not exit with status 0.
+std::string process_failure(const driver::ProcessOutcome& outcome, double time_limit_s) {
+  switch (outcome.end) {
+  case driver::ProcessOutcome::End::timed_out:
+    return "ran past its time limit of " + driver::format_number(time_limit_s, 6) +
+           " s (program.time_limit_s)";
+  case driver::ProcessOutcome::End::signalled:
+    return driver::describe_signal(outcome.signal);
+  case driver::ProcessOutcome::End::interrupted: // run_program() ends this process first
+  case driver::ProcessOutcome::End::exited:
+    break;
+  }
+  std::string line = driver::last_line(outcome.stderr_tail);
+  if (line.empty()) line = driver::last_line(outcome.stdout_text);
+  return "exited with code " + std::to_string(outcome.exit_code) +
+         (line.empty() ? "" : ": " + line);
+}
+
+} // namespace
+
+ExternalSimulator::ExternalSimulator(std::shared_ptr<const Description> description,
+                                     Program program, const Problem& problem)
+    : description_(std::move(description)), program_(std::move(program)), problem_(problem),
+      folder_("lifebench-external"), state_(problem.shape) {}
+
+void ExternalSimulator::upload(const Grid& grid) {
+  LIFEBENCH_EXPECTS(grid.shape() == problem_.shape, "upload of a " + grid.shape().to_string() +
+                                                        " grid to a " + problem_.shape.to_string() +
+                                                        " problem");
+  state_ = grid;
+}
+
+double ExternalSimulator::timed_advance(std::uint64_t generations) {
+  const driver::ProcessOutcome outcome = run(generations);
+  return description_->timer == Timer::process ? outcome.wall_s
+                                               : printed_seconds(outcome, generations);
+}
+
+std::string ExternalSimulator::clock() const {
+  // The process's start to its end on the host's steady clock, or the program's own timer.
+  return description_->timer == Timer::process ? "process_wall" : "program_printed";
+}
+
+std::string ExternalSimulator::run_named(std::uint64_t generations) const {
+  return description_->file.string() + ": " + program_.path.string() + " (" +
+         std::to_string(generations) + " generations of " + problem_.to_string() + "): ";
+}
+
+driver::ProcessOutcome ExternalSimulator::run(std::uint64_t generations) {
+  const Description& d = *description_;
+  if (generations == 0) return {};
+  const fs::path input = folder_.path() / ("input" + extension(d.input));
+  const fs::path output = folder_.path() / ("output" + extension(d.output));
+  // Golly runs an RLE's -m generations from the generation its file gives, so the state
+  // goes out as generation 0; the HPCGame's programs read T as the generations to run.
+  State state{problem_, std::move(state_), d.input == FileFormat::dat ? generations : 0};
+  try {
+    write_state(input, state);
+  } catch (...) {
+    state_ = std::move(state.grid);
+    throw;
+  }
+  state_ = std::move(state.grid);
+  throw_if_interrupted();
+  std::error_code error;
+  fs::remove(output, error);
+
+  driver::ProcessRequest request;
+  const auto size = [](std::int64_t n) { return std::to_string(n); };
+  request.argv = expand_command(d.command, {{"program", program_.path.string()},
+                                            {"input", input.string()},
+                                            {"output", output.string()},
+                                            {"generations", std::to_string(generations)},
+                                            {"rule", problem_.to_string()},
+                                            {"width", size(problem_.shape.width)},
+                                            {"height", size(problem_.shape.height)},
+                                            {"depth", size(problem_.shape.depth)}});
+  request.time_limit_s = d.time_limit_s;
+  request.grace_s = 2;
+  const bool printed = d.timer == Timer::printed;
+  request.stdout_limit = printed && !d.on_stderr ? kPrintedLimit : kOtherLimit;
+  request.stderr_limit = printed && d.on_stderr ? kPrintedLimit : kOtherLimit;
+  driver::ProcessOutcome outcome;
+  try {
+    outcome = run_program(request);
+  } catch (const Error& e) {
+    throw Error(run_named(generations) + e.what());
+  }
+  if (!outcome.succeeded())
+    throw Error(run_named(generations) + process_failure(outcome, d.time_limit_s));
+  try {
+    state_ = read_output(output, d.output, problem_);
+  } catch (const Error& e) {
+    throw Error(run_named(generations) + e.what());
+  }
+  fs::remove(input, error);
+  fs::remove(output, error);
+  return outcome;
+}
+
+double ExternalSimulator::printed_seconds(const driver::ProcessOutcome& outcome,
+                                          std::uint64_t generations) const {
+  const Description& d = *description_;
+  const std::string& text = d.on_stderr ? outcome.stderr_tail : outcome.stdout_text;
+  const std::string stream = d.on_stderr ? "standard error" : "standard output";
+  if (text.size() >= kPrintedLimit) {
+    throw Error(run_named(generations) + "printed more than " +
+                std::to_string(kPrintedLimit >> 20) + " MiB on its " + stream +
+                ", so its first time may be lost");
+  }
+  const std::regex pattern(d.pattern);
+  std::vector<double> times;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (!std::regex_search(line, match, pattern) || !match[1].matched) continue;
+    const std::string number = match[1].str();
+    double value = 0;
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (error != std::errc() || end != number.data() + number.size()) {
+      throw Error(run_named(generations) + "printed \"" + number + "\" where timing.pattern '" +
+                  d.pattern + "' takes a number");
+    }
+    times.push_back(value);
+  }
+  if (times.empty() || (d.take == Take::last_minus_first && times.size() < 2)) {
+    throw Error(run_named(generations) + "printed " + (times.empty() ? "no line" : "one line") +
+                " on its " + stream + " that timing.pattern '" + d.pattern + "' matches" +
+                (d.take == Take::last_minus_first ? ", where it takes two" : ""));
+  }
+  const double value = d.take == Take::last ? times.back() : times.back() - times.front();
+  if (!std::isfinite(value) || value <= 0) {
+    throw Error(run_named(generations) + "printed a time of " + driver::format_number(value, 6) +
+                ", where a positive one was expected");
+  }
+  return value * d.unit_s;
+}
+
+} // namespace lifebench::external

@@ -1,0 +1,46 @@
+// The simulator of an external experiment: each advance runs the described program once,
+// the state going to it as a file and coming back from the file it writes.
+#pragma once
+
+#include "description.hpp"
+#include "lifebench/error.hpp"
+#include "lifebench/experiment.hpp"
+#include "process.hpp"
+#include "program.hpp"
+
+#include <memory>
+
+namespace lifebench::external {
+
+class ExternalSimulator final : public Simulator {
+public:
+  ExternalSimulator(std::shared_ptr<const Description> description, Program program,
+                    const Problem& problem);
+
+  void upload(const Grid& grid) override;
+  void advance(std::uint64_t generations) override { run(generations); }
+  Grid download() override { return state_; }
+  /// One run of the program: its process's wall time, or the time it prints.
+  double timed_advance(std::uint64_t generations) override;
+  [[nodiscard]] std::string clock() const override;
+
+private:
+  /// Runs the program on the state; throws Error, one line naming the description and the
+  /// program, when it fails or writes no state of this problem.
+  driver::ProcessOutcome run(std::uint64_t generations);
+  /// The time the program printed, in seconds; throws Error.
+  [[nodiscard]] double printed_seconds(const driver::ProcessOutcome& outcome,
+                                       std::uint64_t generations) const;
+  /// "<description>: <program> (<generations> generations of <problem>): ", which starts
+  /// every message about a run.
+  [[nodiscard]] std::string run_named(std::uint64_t generations) const;
+
+  std::shared_ptr<const Description> description_;
+  Program program_;
+  Problem problem_;
+  InterruptGuard interrupts_; // before the folder, so that it is removed on an interrupt too
+  driver::ScratchFolder folder_;
+  Grid state_;
+};
+
+} // namespace lifebench::external

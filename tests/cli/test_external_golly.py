@@ -1,0 +1,79 @@
+"""The external experiments that run Golly (experiments/external-golly-*): listed as
+available where bgolly is installed and unavailable with the reason where it is not,
+verified against the reference and timed by bgolly's own timestamps. Skipped where bgolly
+is not installed or the experiments are not built."""
+import os
+import shutil
+
+import lbtest
+
+NAMES = ["external-golly-quicklife", "external-golly-hashlife"]
+SWEEP = """[[run]]
+experiment = "%s"
+shape = "128x128"
+generations = 16
+repetitions = 2
+"""
+
+
+class Golly(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.bgolly = shutil.which("bgolly")
+        if not self.bgolly:
+            self.skipTest("bgolly is not installed (Debian's golly package: tools/setup.sh)")
+        built = os.path.dirname(lbtest.real_experiment(NAMES[0]) or "")
+        if not all(lbtest.real_experiment(name) for name in NAMES):
+            self.skipTest("the external-golly experiments are not built")
+        for name in NAMES:
+            for file in ("lifebench-exp-" + name, name + ".external.toml"):
+                try:
+                    os.link(os.path.join(built, file), os.path.join(self.box.experiments, file))
+                except OSError:
+                    shutil.copy2(os.path.join(built, file), self.box.experiments)
+
+    def listed(self, env=None):
+        proc = self.box.run("list", env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
+
+    def test_listed_with_its_program_or_the_reason_it_is_missing(self):
+        bgolly = os.path.realpath(self.bgolly)
+        for name, line in self.listed(env={"LIFEBENCH_BGOLLY": bgolly}).items():
+            self.assertIn("available: external program %s 3.3" % bgolly, line)
+        missing = self.listed(env={"LIFEBENCH_BGOLLY": "/nonexistent/bgolly"})
+        for name in NAMES:
+            self.assertIn("unavailable: LIFEBENCH_BGOLLY names /nonexistent/bgolly, which is not "
+                          "an executable file", missing[name])
+        nowhere = self.listed(env={"PATH": "/nonexistent", "LIFEBENCH_BGOLLY": ""})
+        for name in NAMES:
+            self.assertIn("unavailable: bgolly is not on PATH and LIFEBENCH_BGOLLY is not set "
+                          "(Debian's golly package", nowhere[name])
+
+    def test_verify(self):
+        proc = self.box.run("verify", "--impl", "external-golly-*")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("verify: 2 passed, 0 failed, 0 unavailable", proc.stdout)
+        for name in NAMES:
+            self.assertIn("%s: 32 passed, 0 failed, 24 skipped" % name, proc.stdout)
+
+    def test_bench(self):
+        if not lbtest.optimised_build():
+            self.skipTest("experiments refuse to bench in a %s build" % (lbtest.BUILD_TYPE or "?"))
+        sweep = self.box.write("golly.toml", "\n".join(SWEEP % name for name in NAMES))
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "out")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        for name in NAMES:
+            (result,) = self.box.results("out", name)["configurations"]
+            self.assertEqual(result["status"], "ok", result.get("reason"))
+            self.assertEqual(result["verification"]["status"], "passed")
+            self.assertEqual(result["verification"]["problem"], "B3/S23:T128,128")
+            self.assertEqual(result["timing"]["clock"], "program_printed")
+            self.assertEqual(len(result["timing"]["seconds"]), 2)
+            self.assertGreater(result["throughput"]["cell_updates_per_second"], 0)
+            self.assertEqual(result["external"]["program"], self.bgolly)
+            self.assertEqual(result["external"]["version"], "3.3")
+
+
+if __name__ == "__main__":
+    lbtest.main()
