@@ -3,9 +3,11 @@
 #include "lifebench/soup.hpp"
 #include "lifebench/state_io.hpp"
 #include "lifebench/universe.hpp"
+#include "run_time.hpp"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -48,6 +50,10 @@ void remove_leftovers_beside(const std::filesystem::path& output) {
 bool is_leftover_beside(const std::filesystem::path& file, const std::filesystem::path& output) {
   return std::ranges::any_of(leftovers_of(output),
                              [&](const auto& owner) { return is_temporary_beside(file, owner); });
+}
+
+double seconds_since(std::chrono::steady_clock::time_point began) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 }
 
 /// The generation `generations` after `start`; throws if it does not fit in 64 bits, before
@@ -103,7 +109,10 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     left = target - done.generation;
   }
   if (left > 0) {
+    const auto began = std::chrono::steady_clock::now();
     info.advance_file(from, output, left, params);
+    print_run_time(std::cerr, info.name, start.problem, left, seconds_since(began),
+                   "steady_clock, with the file's reads and writes");
   } else if (from == input && !in_place) { // nothing to advance: a copy, streamed
     std::ifstream in(input, std::ios::binary);
     if (!in) throw Error("cannot read " + input.string());
@@ -150,7 +159,10 @@ void run_soup_streamed(const ExperimentInfo& info, const Params& params,
     }
     throw Error(message);
   }
+  const auto began = std::chrono::steady_clock::now();
   info.advance_file(start, output, request.generations, params);
+  print_run_time(std::cerr, info.name, problem, request.generations, seconds_since(began),
+                 "steady_clock, with the file's reads and writes");
 }
 
 } // namespace
@@ -190,10 +202,12 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   remove_leftovers_beside(request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
-  simulator->advance(request.generations);
+  const double seconds = simulator->timed_advance(request.generations);
   state.grid = simulator->download();
   state.generation = target;
   write_state(request.output, state);
+  print_run_time(std::cerr, info.name, state.problem, request.generations, seconds,
+                 simulator->clock());
 }
 
 } // namespace lifebench::harness
