@@ -97,7 +97,7 @@ private:
     const int above = bands_.above(rank_);
     const int below = bands_.below(rank_);
     mpi::check_mpi(MPI_Irecv(row(current_, halo_ - s), count, row_, above, kDown, MPI_COMM_WORLD,
-                             &requests[0]),
+                             requests.data()),
                    "MPI_Irecv");
     mpi::check_mpi(MPI_Irecv(row(current_, halo_ + rows_), count, row_, below, kUp, MPI_COMM_WORLD,
                              &requests[1]),

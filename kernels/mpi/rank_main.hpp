@@ -29,7 +29,7 @@ struct RankContext {
   int local_ranks = 1; ///< the ranks of its host
   Problem problem;
   Params params; ///< the experiment's, as the experiment process resolved them
-  Bands bands;
+  Bands bands{};
   std::int64_t row_words = 0; ///< 64-bit words of a row, packed as lifebench/packed.hpp packs them
 
   [[nodiscard]] std::int64_t rows() const { return bands.rows(rank); }

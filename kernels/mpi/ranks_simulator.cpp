@@ -50,6 +50,7 @@ std::vector<std::string> environment_with(const std::map<std::string, std::strin
 
 std::vector<char*> pointers(std::vector<std::string>& texts) {
   std::vector<char*> result;
+  result.reserve(texts.size() + 1);
   for (auto& text : texts)
     result.push_back(text.data());
   result.push_back(nullptr);
