@@ -22,6 +22,8 @@ const std::vector<std::string> kRunKeys = {"sweeps", "experiment",   "rule",    
                                            "warmup", "time_limit_s", "params",      "table",
                                            "row",    "column",       "ties"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
+/// More would take the driver's memory before any of them ran.
+constexpr std::uint64_t kMaxConfigurationsPerRun = 100'000;
 
 std::string type_name(const toml::node& node) {
   switch (node.type()) {
@@ -381,6 +383,15 @@ SweepRun read_run(const toml::table& table, const std::string& file, int index,
       }
       run.params.emplace_back(name, std::move(values));
     }
+  }
+  // Lists multiply: a few kilobytes of them would make billions of configurations.
+  std::uint64_t configurations = run.shapes.size() * std::max<std::size_t>(1, run.densities.size());
+  for (const auto& param : run.params) {
+    configurations = std::min(configurations * param.second.size(), kMaxConfigurationsPerRun + 1);
+  }
+  if (configurations > kMaxConfigurationsPerRun) {
+    reader.fail("more than " + std::to_string(kMaxConfigurationsPerRun) +
+                " configurations (shapes x densities x each parameter's values): split the run");
   }
 
   read_ties(reader, run);

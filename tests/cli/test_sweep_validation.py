@@ -60,6 +60,15 @@ class SweepValidation(lbtest.CliTestCase):
                          "time_limit_s must be a finite number above 0, not " + limit.strip("+"))
         self.refused(GOOD_RUN + 'sweeps = "cpu"\n', "sweeps must be a list of strings")
 
+    def test_lists_that_multiply_past_the_limit(self):
+        # 6 KB that made 27 million configurations, 2.5 GB of the driver's memory.
+        shapes = ", ".join('"%dx8"' % (8 + i) for i in range(300))
+        densities = ", ".join("%g" % ((i + 1) / 1000) for i in range(300))
+        threads = ", ".join(str(i + 1) for i in range(300))
+        self.refused('[[run]]\nexperiment = "fake"\nshape = [%s]\ndensity = [%s]\n'
+                     'generations = 1\nparams = { threads = [%s] }\n' % (shapes, densities, threads),
+                     "run #1", "more than 100000 configurations", "split the run")
+
     def test_missing_keys(self):
         self.refused('[[run]]\nshape = "16x16"\ngenerations = 2\n', "no experiment")
         self.refused('[[run]]\nexperiment = "fake"\ngenerations = 2\n', "no shape")
