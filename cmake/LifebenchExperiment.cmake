@@ -141,7 +141,8 @@ function(lifebench_add_conformance_variant)
 endfunction()
 
 # lifebench_add_experiment_test(NAME <experiment> TEST <name> SOURCES <files...>
-#                               [LIBRARIES <targets...>] [GPU CASES <cases...>])
+#                               [LIBRARIES <targets...>]
+#                               [GPU CASES <cases...> [LARGE_CASES <cases...>]])
 #
 # A GoogleTest executable of an experiment, target lifebench.test.<experiment>.<name>, linked
 # with gtest_main, the shared kernels' headers and the warnings (and LIBRARIES); it is left
@@ -150,13 +151,22 @@ endfunction()
 # <name>, label unit. With GPU: one test per case (GoogleTest's TEST name), lifebench.test.
 # <experiment>.<name>.<case>, labels gpu and conformance, skipped where the case skips
 # itself (GTEST_SKIP: no device, too little memory), so that one skip hides no other case.
+# LARGE_CASES, some of CASES, take a large share of the device (a universe of tens of GiB):
+# label large too, which the quick workflows leave out, and one device-memory lock, so that
+# the conformance step, run in parallel, never runs two of them at once.
 function(lifebench_add_experiment_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "GPU" "NAME;TEST" "SOURCES;LIBRARIES;CASES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "GPU" "NAME;TEST" "SOURCES;LIBRARIES;CASES;LARGE_CASES")
   if(NOT arg_NAME OR NOT arg_TEST OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS
      OR (arg_GPU AND NOT arg_CASES))
     message(FATAL_ERROR "lifebench_add_experiment_test: NAME, TEST and SOURCES are required, "
                         "and CASES with GPU")
   endif()
+  foreach(case IN LISTS arg_LARGE_CASES)
+    if(NOT case IN_LIST arg_CASES)
+      message(FATAL_ERROR "lifebench_add_experiment_test(${arg_NAME}): LARGE_CASES ${case} is not "
+                          "one of CASES")
+    endif()
+  endforeach()
   set(cuda_sources ${arg_SOURCES})
   list(FILTER cuda_sources INCLUDE REGEX "\\.cu$")
   if(NOT LIFEBENCH_ENABLE_TESTING OR (cuda_sources AND NOT LIFEBENCH_ENABLE_CUDA))
@@ -178,5 +188,9 @@ function(lifebench_add_experiment_test)
                          LABELS "gpu;conformance" TIMEOUT 900
                          SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
                          FAIL_REGULAR_EXPRESSION "\\[  PASSED  \\] 0 tests\\.")
+    if(case IN_LIST arg_LARGE_CASES)
+      set_tests_properties(${target}.${case} PROPERTIES LABELS "gpu;conformance;large"
+                                                        RESOURCE_LOCK lifebench-device-memory)
+    endif()
   endforeach()
 endfunction()
