@@ -16,8 +16,17 @@ from .results import load_runs
 from .tables import load_tables
 
 PROG = "lifebench-report"
-DEFAULT_TABLES = Path(__file__).resolve().parent.parent / "tables"
-DEFAULT_FIGURES = Path(__file__).resolve().parent.parent / "plots"
+
+
+def _data_folder(name: str) -> Path:
+    """reports/<name> of the source tree, or the copy `pip install` puts in the package."""
+    package = Path(__file__).resolve().parent
+    installed = package / name
+    return installed if installed.is_dir() else package.parent / name
+
+
+DEFAULT_TABLES = _data_folder("tables")
+DEFAULT_FIGURES = _data_folder("plots")
 DEFAULT_EXPERIMENTS = Path(__file__).resolve().parent.parent.parent / "experiments"
 FAMILIES = ("square", "hex", "3d")
 
