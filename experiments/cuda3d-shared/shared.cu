@@ -84,7 +84,6 @@ void launch_shared(const std::uint8_t* in, std::uint8_t* out, cube::Size s, unsi
   } else {
     shared_step<Tile, false><<<grid, block, 0, stream>>>(in, out, s, z_iter, rule);
   }
-  LIFEBENCH_CUDA_CHECK_LAUNCH();
 }
 
 class SharedSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {

@@ -141,7 +141,7 @@ template <class D> void StepRowsFor(D d, const RowsJob& job) {
 }
 
 /// Runs one worker's rows with the widest vector whose lanes divide the row.
-void StepRows(const RowsJob& job) {
+inline void StepRows(const RowsJob& job) {
   const hn::ScalableTag<std::uint64_t> d;
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   if (job.words % lanes == 0) return StepRowsFor(d, job);
