@@ -31,6 +31,10 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
 
 const std::map<std::string, double> kUnits = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 
+/// The placeholders a command may hold, without braces.
+const std::vector<std::string> kPlaceholders = {"program", "input", "output", "generations",
+                                                "rule",    "width", "height", "depth"};
+
 /// One piece of a command argument: literal text, or a placeholder's name.
 struct Piece {
   bool placeholder = false;
@@ -51,11 +55,10 @@ std::vector<Piece> pieces(const std::string& argument) {
     const std::size_t close = argument.find('}', open);
     if (close == std::string::npos) throw Error("unclosed '{' in \"" + argument + "\"");
     const std::string name = argument.substr(open + 1, close - open - 1);
-    const auto& known = placeholder_names();
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
+    if (std::find(kPlaceholders.begin(), kPlaceholders.end(), name) == kPlaceholders.end()) {
       std::vector<std::string> braced;
-      braced.reserve(known.size());
-      for (const auto& n : known)
+      braced.reserve(kPlaceholders.size());
+      for (const auto& n : kPlaceholders)
         braced.push_back("{" + n + "}");
       throw Error("unknown placeholder {" + name + "} (placeholders: " + join(braced) + ")");
     }
@@ -303,13 +306,11 @@ void read_rest(const Reader& reader, Description& d) {
 
 } // namespace
 
-const std::vector<std::string>& placeholder_names() {
-  static const std::vector<std::string> names = {"program", "input", "output", "generations",
-                                                 "rule",    "width", "height", "depth"};
-  return names;
-}
-
 Description read_description(const fs::path& file) {
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) {
+    throw Error("no description " + file.string() + " beside the experiment's executable");
+  }
   toml::table document;
   try {
     document = toml::parse_file(file.string());

@@ -47,6 +47,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lifebench::external {
@@ -73,7 +74,7 @@ struct Description {
   std::string source;
   std::string technique;
 
-  std::string program; ///< a name looked up on PATH, or a path
+  std::string program; ///< a name looked up on PATH, or an absolute path
   std::string path_variable;
   std::string install;
   std::vector<std::string> version_args; ///< empty: no version is read
@@ -107,11 +108,8 @@ Description read_description(const std::filesystem::path& file);
 std::optional<std::string> unsupported_reason(const Description& description,
                                               const Problem& problem);
 
-/// The placeholders a command may hold, without braces.
-const std::vector<std::string>& placeholder_names();
-
 /// The command's argv with each placeholder replaced by its value in `values` (by name,
-/// every one of placeholder_names()).
+/// every placeholder the format knows).
 std::vector<std::string>
 expand_command(const std::vector<std::string>& command,
                const std::vector<std::pair<std::string, std::string>>& values);

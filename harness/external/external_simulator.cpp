@@ -71,7 +71,7 @@ std::string process_failure(const driver::ProcessOutcome& outcome, double time_l
            " s (program.time_limit_s)";
   case driver::ProcessOutcome::End::signalled:
     return driver::describe_signal(outcome.signal);
-  case driver::ProcessOutcome::End::interrupted: // run_program() ends this process first
+  case driver::ProcessOutcome::End::interrupted: // run_program() has thrown already
   case driver::ProcessOutcome::End::exited:
     break;
   }

@@ -2,6 +2,7 @@
 
 #include "lifebench/error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <csignal>
 #include <cstdlib>
