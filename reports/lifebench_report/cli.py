@@ -7,6 +7,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from .baseline import before_after
 from .bounds import load_bounds
 from .compare import compare
 from .errors import ReportError
@@ -90,6 +91,13 @@ def _parser() -> argparse.ArgumentParser:
         help="folder of figure files, *.toml; a folder that does not exist holds none "
         "(default: %(default)s)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="a results folder to compare with: the index gets a before and after section, "
+        "each configuration's rate in DIR and in --results (the same config_id)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the path of index.html")
     return parser
 
@@ -105,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             quiet=args.quiet,
             site=args.site is not None,
             experiments=args.experiments,
+            baseline=args.baseline,
         )
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
@@ -121,6 +130,7 @@ def generate(
     quiet: bool = False,
     site: bool = False,
     experiments: Path = DEFAULT_EXPERIMENTS,
+    baseline: Path | None = None,
 ) -> Path:
     """Writes the report (a static site with the results inside: `site`); returns the
     absolute path of its index.html."""
@@ -136,6 +146,9 @@ def generate(
     figures = load_figures(figures_dir)
     bounds = load_bounds(experiments)
     runs = load_runs(results)
+    if baseline is not None and not baseline.is_dir():
+        raise ReportError(f"--baseline {baseline} is not a results folder")
+    before = load_runs([baseline]) if baseline is not None else None
     views = [compare(table, runs, bounds) for table in tables]
     out = out.resolve()
     generated = html.now()
@@ -167,6 +180,7 @@ def generate(
             rooflines,
             bounds,
             copy_results(runs, stage) if site else None,
+            before_after(runs, before) if before is not None else None,
         )
         (stage / html.INDEX).write_text(index, encoding="utf-8")
 

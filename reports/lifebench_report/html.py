@@ -204,10 +204,12 @@ def index_page(
     rooflines: Sequence[tuple[str, Image | None]] = (),
     bounds: dict[str, Kind] | None = None,
     data: dict[int, str] | None = None,
+    before_after: str | None = None,
 ) -> str:
     """The front page. `figures`: each figure file with its number of points and its image
     (None: no data, not drawn); `rooflines`: (family, image or None); `data`: in a static
-    site, the folder (relative) each run's results were copied to, by id of the run."""
+    site, the folder (relative) each run's results were copied to, by id of the run;
+    `before_after`: the section comparing with a baseline (baseline.py), if any."""
     results = [r for run in runs for r in run.results]
     statuses = Counter(r.status for r in results)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "none"
@@ -222,6 +224,8 @@ def index_page(
 
     body.append("<h2>Published tables</h2>")
     body.append(_tables_list(views))
+    if before_after:
+        body.append(before_after)
 
     body.append("<h2>Throughput against grid size</h2>")
     if throughput:
