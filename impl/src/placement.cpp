@@ -17,10 +17,35 @@ void require_2d(const Shape& shape, const char* what) {
   }
 }
 
-/// A grid of `grid_shape` with the pattern's top-left cell at (left, top), where the
-/// caller has checked that the pattern's size fits.
-Grid grid_with_pattern(const Pattern& pattern, Shape grid_shape, std::int64_t left,
-                       std::int64_t top) {
+/// The grid cell of the pattern's top-left cell when that cell is at Golly's `top_left`;
+/// throws Error if the pattern does not fit.
+Cell corner_at(Shape size, Shape grid_shape, Position top_left) {
+  require_2d(size, "pattern");
+  require_2d(grid_shape, "grid");
+  // Positions are at most 2^40 from the origin and sizes at most 2^40, so no sum overflows.
+  const Cell corner{top_left.x + grid_shape.width / 2, top_left.y + grid_shape.height / 2};
+  if (corner.x < 0 || corner.y < 0 || corner.x + size.width > grid_shape.width ||
+      corner.y + size.height > grid_shape.height) {
+    throw Error("the " + size.to_string() + " pattern at Pos=" + std::to_string(top_left.x) + "," +
+                std::to_string(top_left.y) + " does not fit into the " + grid_shape.to_string() +
+                " grid");
+  }
+  return corner;
+}
+
+/// The grid cell of the pattern's top-left cell when the pattern is centred.
+Cell centred_corner(Shape size, Shape grid_shape) {
+  require_2d(size, "pattern");
+  if (size.width > grid_shape.width || size.height > grid_shape.height) {
+    throw Error("the " + size.to_string() + " pattern is larger than the " +
+                grid_shape.to_string() + " grid");
+  }
+  return corner_at(size, grid_shape, Position{-(size.width / 2), -(size.height / 2)});
+}
+
+/// A grid of `grid_shape` with the pattern's top-left cell at `corner`, where the pattern
+/// fits.
+Grid grid_with_pattern(const Pattern& pattern, Shape grid_shape, Cell corner) {
   const Shape& size = pattern.size;
   for (const LiveRun& run : pattern.alive) {
     LIFEBENCH_EXPECTS(run.y >= 0 && run.y < size.height && run.x >= 0 && run.length >= 0 &&
@@ -29,7 +54,7 @@ Grid grid_with_pattern(const Pattern& pattern, Shape grid_shape, std::int64_t le
   }
   Grid grid(grid_shape);
   for (const LiveRun& run : pattern.alive) {
-    std::uint8_t* row = grid.data() + grid.index(left + run.x, top + run.y);
+    std::uint8_t* row = grid.data() + grid.index(corner.x + run.x, corner.y + run.y);
     std::fill(row, row + run.length, std::uint8_t{1});
   }
   return grid;
@@ -39,33 +64,20 @@ Grid grid_with_pattern(const Pattern& pattern, Shape grid_shape, std::int64_t le
 
 Grid Pattern::cells() const {
   require_2d(size, "pattern");
-  return grid_with_pattern(*this, size, 0, 0);
+  return grid_with_pattern(*this, size, Cell{0, 0});
+}
+
+Cell corner_in_grid(const Pattern& pattern, Shape grid_shape) {
+  return pattern.position ? corner_at(pattern.size, grid_shape, *pattern.position)
+                          : centred_corner(pattern.size, grid_shape);
 }
 
 Grid place_in_grid(const Pattern& pattern, Shape grid_shape) {
-  const Shape& size = pattern.size;
-  require_2d(size, "pattern");
-  if (size.width > grid_shape.width || size.height > grid_shape.height) {
-    throw Error("the " + size.to_string() + " pattern is larger than the " +
-                grid_shape.to_string() + " grid");
-  }
-  return place_in_grid(pattern, grid_shape, Position{-(size.width / 2), -(size.height / 2)});
+  return grid_with_pattern(pattern, grid_shape, centred_corner(pattern.size, grid_shape));
 }
 
 Grid place_in_grid(const Pattern& pattern, Shape grid_shape, Position top_left) {
-  const Shape& size = pattern.size;
-  require_2d(size, "pattern");
-  require_2d(grid_shape, "grid");
-  // Positions are at most 2^40 from the origin and sizes at most 2^40, so no sum overflows.
-  const std::int64_t left = top_left.x + grid_shape.width / 2;
-  const std::int64_t top = top_left.y + grid_shape.height / 2;
-  if (left < 0 || top < 0 || left + size.width > grid_shape.width ||
-      top + size.height > grid_shape.height) {
-    throw Error("the " + size.to_string() + " pattern at Pos=" + std::to_string(top_left.x) + "," +
-                std::to_string(top_left.y) + " does not fit into the " + grid_shape.to_string() +
-                " grid");
-  }
-  return grid_with_pattern(pattern, grid_shape, left, top);
+  return grid_with_pattern(pattern, grid_shape, corner_at(pattern.size, grid_shape, top_left));
 }
 
 } // namespace lifebench

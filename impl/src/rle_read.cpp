@@ -194,19 +194,11 @@ void read_header(Reader& r, Pattern& pattern) {
   pattern.size = shape;
 }
 
-/// Adds live cells [x, x + run) of row y, merged into the last run where they adjoin it.
-void add_live(std::vector<LiveRun>& alive, std::int64_t x, std::int64_t y, std::int64_t run) {
-  if (!alive.empty() && alive.back().y == y && alive.back().x + alive.back().length == x) {
-    alive.back().length += run;
-  } else {
-    alive.push_back(LiveRun{x, y, run});
-  }
-}
-
-/// The runs after the header, up to "!" or the end of the file.
-void read_body(Reader& r, Pattern& pattern) {
-  const std::int64_t width = pattern.size.width;
-  const std::int64_t height = pattern.size.height;
+/// The runs after the header, up to "!" or the end of the file: live(x, y, length) for each
+/// run of live cells of the `size` pattern, row by row, left to right.
+template <class Live> void read_body(Reader& r, Shape size, Live&& live) {
+  const std::int64_t width = size.width;
+  const std::int64_t height = size.height;
   std::int64_t x = 0;
   std::int64_t y = 0;
   std::uint64_t count = 0; // 0: no count pending
@@ -246,7 +238,7 @@ void read_body(Reader& r, Pattern& pattern) {
         throw r.error("row " + std::to_string(y + 1) +
                       " has more than x = " + std::to_string(width) + " cells");
       }
-      if (c == 'o' || c == 'A') add_live(pattern.alive, x, y, run);
+      if (c == 'o' || c == 'A') live(x, y, run);
       x += run;
       break;
     case '$':
@@ -270,13 +262,15 @@ void read_body(Reader& r, Pattern& pattern) {
   if (count != 0) throw r.error("the file ends after a run count");
 }
 
-} // namespace
-
-Pattern read_rle(std::istream& in, const std::string& source) {
+/// The whole of `in`, read as the reader reads it.
+Reader reader_of(std::istream& in, const std::string& source) {
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw Error(source + ": read error");
-  Reader r(std::move(text), source);
-  Pattern pattern;
+  return {std::move(text), source};
+}
+
+/// The comment lines and the header: all of the pattern but its cells.
+void read_up_to_body(Reader& r, Pattern& pattern) {
   for (;;) {
     r.skip_blanks();
     if (r.at_end()) throw r.error("no header line \"x = <width>, y = <height>\"");
@@ -294,8 +288,38 @@ Pattern read_rle(std::istream& in, const std::string& source) {
     }
   }
   read_header(r, pattern);
-  read_body(r, pattern);
+}
+
+} // namespace
+
+Pattern read_rle(std::istream& in, const std::string& source) {
+  Reader r = reader_of(in, source);
+  Pattern pattern;
+  read_up_to_body(r, pattern);
+  std::vector<LiveRun>& alive = pattern.alive;
+  read_body(r, pattern.size, [&](std::int64_t x, std::int64_t y, std::int64_t length) {
+    if (!alive.empty() && alive.back().y == y && alive.back().x + alive.back().length == x) {
+      alive.back().length += length; // adjoining runs ("2o3o") merged
+    } else {
+      alive.push_back(LiveRun{x, y, length});
+    }
+  });
   return pattern;
+}
+
+Grid read_rle_into_grid(std::istream& in, const std::string& source,
+                        const std::function<Shape(const Pattern&)>& grid_for) {
+  Reader r = reader_of(in, source);
+  Pattern pattern;
+  read_up_to_body(r, pattern);
+  const Shape shape = grid_for(pattern);
+  const Cell corner = corner_in_grid(pattern, shape);
+  Grid grid(shape);
+  read_body(r, pattern.size, [&](std::int64_t x, std::int64_t y, std::int64_t length) {
+    std::uint8_t* row = grid.data() + grid.index(corner.x + x, corner.y + y);
+    std::fill(row, row + length, std::uint8_t{1});
+  });
+  return grid;
 }
 
 } // namespace lifebench

@@ -36,27 +36,29 @@ Format format_of(const std::filesystem::path& path) {
 
 State read_rle_state(std::istream& in, const std::filesystem::path& path,
                      const std::optional<std::string>& rule_override) {
-  Pattern pattern = read_rle(in, path.string());
-  const std::optional<RuleSpec> spec =
-      rule_override ? parse_rule_spec(*rule_override) : pattern.rule;
-  if (!spec) {
-    throw Error(path.string() +
-                ": no rule: add \"rule = B3/S23:T64,64\" (for example) to the header or pass "
-                "--rule");
-  }
-  if (spec->rule.topology == Topology::cube) {
-    throw Error(path.string() + ": the 3D rule " + spec->rule.to_string() +
-                " cannot run a 2D RLE pattern");
-  }
-  if (!spec->shape) {
-    const std::string rule = spec->rule.to_string();
-    throw Error(path.string() + ": rule " + rule + " has no bounded grid: use e.g. " + rule +
-                ":T64,64");
-  }
-  const Problem problem{spec->rule, *spec->shape, spec->boundary};
-  Grid grid = pattern.position ? place_in_grid(pattern, problem.shape, *pattern.position)
-                               : place_in_grid(pattern, problem.shape);
-  return State{problem, std::move(grid), pattern.generation};
+  std::optional<RuleSpec> spec;
+  std::uint64_t generation = 0;
+  // The grid is made once the header is checked: a few bytes may claim a huge pattern.
+  Grid grid = read_rle_into_grid(in, path.string(), [&](const Pattern& pattern) {
+    spec = rule_override ? parse_rule_spec(*rule_override) : pattern.rule;
+    if (!spec) {
+      throw Error(path.string() +
+                  ": no rule: add \"rule = B3/S23:T64,64\" (for example) to the header or pass "
+                  "--rule");
+    }
+    if (spec->rule.topology == Topology::cube) {
+      throw Error(path.string() + ": the 3D rule " + spec->rule.to_string() +
+                  " cannot run a 2D RLE pattern");
+    }
+    if (!spec->shape) {
+      const std::string rule = spec->rule.to_string();
+      throw Error(path.string() + ": rule " + rule + " has no bounded grid: use e.g. " + rule +
+                  ":T64,64");
+    }
+    generation = pattern.generation;
+    return *spec->shape;
+  });
+  return State{Problem{spec->rule, *spec->shape, spec->boundary}, std::move(grid), generation};
 }
 
 State read_cube_state(std::istream& in, const std::filesystem::path& path,

@@ -1,10 +1,12 @@
 // The RLE reader: any text reads or is refused with lifebench::Error; a pattern that reads
-// has its runs inside its size, is written back and read again onto the same cells, and
-// is placed into its rule's grid or refused.
+// has its runs inside its size, is written back and read again onto the same cells, and is
+// placed into its rule's grid or refused, the same whether read as runs or straight into
+// the grid.
 #include "fuzz_support.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/rle.hpp"
 
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -55,7 +57,8 @@ void check_round_trip(const Pattern& pattern) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::istringstream in{std::string(fuzz::text_of(data, size))};
+  const std::string text(fuzz::text_of(data, size));
+  std::istringstream in(text);
   Pattern pattern;
   try {
     pattern = read_rle(in, "fuzz.rle");
@@ -73,15 +76,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!pattern.rule || !pattern.rule->shape) return 0;
   const Shape grid = *pattern.rule->shape;
   if (grid.cells() > kMaxGridCells) return 0;
+  std::optional<Grid> placed;
   try {
-    const Grid placed = pattern.position ? place_in_grid(pattern, grid, *pattern.position)
-                                         : place_in_grid(pattern, grid);
+    placed = pattern.position ? place_in_grid(pattern, grid, *pattern.position)
+                              : place_in_grid(pattern, grid);
     std::int64_t alive = 0;
     for (const LiveRun& run : pattern.alive)
       alive += run.length;
-    fuzz::require(placed.population() == alive, "placement lost or made cells");
+    fuzz::require(placed->population() == alive, "placement lost or made cells");
   } catch (const Error&) {
     // Larger than the grid, or a position outside it.
+  }
+  // Read straight into the grid, as lifebench reads a file: the same cells, or a refusal.
+  std::istringstream again(text);
+  try {
+    const Grid direct = read_rle_into_grid(again, "fuzz.rle", [&](const Pattern&) { return grid; });
+    fuzz::require(placed && direct == *placed, "read into the grid, the cells differ");
+  } catch (const Error&) {
+    fuzz::require(!placed, "read into the grid, a pattern that fits is refused");
   }
   return 0;
 }

@@ -116,6 +116,40 @@ TEST(RleRead, AHeaderLargerThanTheFileTakesNoMemoryOfItsSize) {
   }
 }
 
+TEST(RleRead, StraightIntoTheGrid) {
+  const auto read_into = [](const std::string& text, Shape grid, Pattern* header = nullptr) {
+    std::istringstream in(text);
+    return read_rle_into_grid(in, "test.rle", [&](const Pattern& pattern) {
+      if (header != nullptr) *header = pattern;
+      return grid;
+    });
+  };
+  // Centred, or at its position, as place_in_grid() puts the runs read_rle() reads.
+  for (const char* text : {"x = 3, y = 3, rule = B3/S23:T8,8\nbo$2bo$3o!",
+                           "#CXRLE Pos=1,-4 Gen=9\nx = 3, y = 2\n2o$obo!"}) {
+    std::istringstream in(text);
+    const Pattern pattern = read_rle(in, "test.rle");
+    Pattern header;
+    const Grid grid = read_into(text, Shape{8, 8, 1}, &header);
+    EXPECT_EQ(grid, pattern.position ? place_in_grid(pattern, Shape{8, 8, 1}, *pattern.position)
+                                     : place_in_grid(pattern, Shape{8, 8, 1}))
+        << text;
+    EXPECT_TRUE(header.alive.empty());
+    EXPECT_EQ(header.size, pattern.size);
+    EXPECT_EQ(header.position, pattern.position);
+    EXPECT_EQ(header.generation, pattern.generation);
+  }
+  // Refused before the grid is made; the body's own errors still name line and column.
+  EXPECT_THROW(read_into("x = 1099511627776, y = 1\n1099511627776o!", Shape{1, 70, 1}), Error);
+  try {
+    read_into("x = 2, y = 2\noz!", Shape{4, 4, 1});
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 2);
+  }
+}
+
 TEST(RleRead, ErrorsGiveLineAndColumn) {
   const std::tuple<std::string, int, int, std::string> cases[] = {
       {"", 1, 1, "no header line"},

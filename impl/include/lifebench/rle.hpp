@@ -6,6 +6,7 @@
 #include "lifebench/problem.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -47,10 +48,29 @@ struct Pattern {
 /// Reads an RLE; throws ParseError with `source`, line and column on malformed text.
 Pattern read_rle(std::istream& in, const std::string& source);
 
+/// Reads an RLE straight into a bounded grid, the only copy of its cells: `grid_for` is given
+/// the pattern without its cells (`alive` empty) and returns the shape of the grid it goes
+/// into, or throws. The pattern is placed as corner_in_grid() says, and refused before the
+/// grid is made if it does not fit. Throws ParseError on malformed text.
+Grid read_rle_into_grid(std::istream& in, const std::string& source,
+                        const std::function<Shape(const Pattern&)>& grid_for);
+
 /// Writes the whole grid (x and y are the grid's size) with the problem's rule
 /// and bounded grid, so that Golly reads it back onto the same cells.
 void write_rle(std::ostream& out, const Grid& grid, const Problem& problem,
                std::uint64_t generation);
+
+/// A cell of a grid, counted from its top-left cell.
+struct Cell {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+/// Where Golly puts the pattern's top-left cell in a bounded grid of `grid_shape`: at its
+/// "#CXRLE Pos" when it has one (as place_in_grid(pattern, shape, position)), else centred
+/// (as place_in_grid(pattern, shape)). Throws Error if the pattern does not fit.
+Cell corner_in_grid(const Pattern& pattern, Shape grid_shape);
 
 /// Places a pattern into a bounded grid as Golly does: the grid and the pattern
 /// are both centred on the origin, so the pattern's top-left cell lands at
