@@ -1,5 +1,7 @@
 #include "catalog_json.hpp"
 
+#include "lifebench/axes_json.hpp"
+
 namespace lifebench::driver {
 
 nlohmann::json catalog_json(const Catalog& catalog) {
@@ -7,14 +9,7 @@ nlohmann::json catalog_json(const Catalog& catalog) {
   for (const auto& e : catalog.experiments) {
     nlohmann::json entry = e.summary();
     entry["name"] = e.name;
-    nlohmann::json axes = nlohmann::json::array();
-    for (const auto& axis : e.axes) {
-      axes.push_back({{"name", axis.name},
-                      {"default", axis.default_value},
-                      {"allowed", axis.allowed},
-                      {"description", axis.description}});
-    }
-    entry["axes"] = axes;
+    entry["axes"] = axes_json(e.axes);
     experiments.push_back(std::move(entry));
   }
   nlohmann::json broken = nlohmann::json::array();

@@ -208,9 +208,9 @@ Row compare_one(const std::string& id, const nlohmann::json& old_result,
 void print_table(const std::vector<Row>& rows) {
   std::vector<std::string> header{"EXPERIMENT",  "PROBLEM",     "GENS",   "PARAMS",
                                   "OLD cells/s", "NEW cells/s", "NEW/OLD"};
-  std::vector<std::size_t> widths;
-  for (const auto& title : header)
-    widths.push_back(title.size());
+  std::vector<std::size_t> widths(header.size());
+  std::transform(header.begin(), header.end(), widths.begin(),
+                 [](const std::string& title) { return title.size(); });
   for (const auto& row : rows) {
     for (std::size_t i = 0; i < widths.size(); ++i)
       widths[i] = std::max(widths[i], row.cells[i].size());

@@ -71,8 +71,8 @@ double exact_upper_tail(std::size_t m, std::size_t n, std::size_t u) {
 } // namespace
 
 UTest mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n1 = double(a.size());
-  const double n2 = double(b.size());
+  const auto n1 = static_cast<double>(a.size());
+  const auto n2 = static_cast<double>(b.size());
   const Ranks ranks = rank(a, b);
   const double u1 = ranks.sum_a - n1 * (n1 + 1) / 2;
   const double u = std::max(u1, n1 * n2 - u1);

@@ -209,6 +209,7 @@ void ResultsFolder::write_benchmarks() const {
       in_sweep_order[position] = &result;
   }
   std::vector<const nlohmann::json*> results;
+  results.reserve(in_sweep_order.size());
   for (const auto& [position, result] : in_sweep_order)
     results.push_back(result);
   write_text(dir_ / kBenchmarksFile, google_benchmark_json(manifest_, results).dump(2) + "\n");

@@ -1,17 +1,11 @@
 #include "commands.hpp"
+#include "lifebench/axes_json.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace lifebench::harness {
 
 void describe(const ExperimentInfo& info, std::ostream& out) {
-  nlohmann::json axes = nlohmann::json::array();
-  for (const auto& axis : info.axes) {
-    axes.push_back({{"name", axis.name},
-                    {"default", axis.default_value},
-                    {"allowed", axis.allowed},
-                    {"description", axis.description}});
-  }
   const auto reason = info.unavailable();
   nlohmann::json description{
       {"name", info.name},
@@ -19,7 +13,7 @@ void describe(const ExperimentInfo& info, std::ostream& out) {
       {"backend", info.backend},
       {"source", info.source},
       {"technique", info.technique},
-      {"axes", axes},
+      {"axes", axes_json(info.axes)},
       {"available", !reason},
       {"reason", reason ? nlohmann::json(*reason) : nlohmann::json(nullptr)}};
   if (!info.external.empty()) description["external"] = info.external;
