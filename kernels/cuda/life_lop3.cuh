@@ -130,17 +130,29 @@ LIFEBENCH_HOST_DEVICE RowSum row_sum(std::uint32_t west_word, std::uint32_t x,
 /// reduce()'s first two full adders take the row above and the row below (any order
 /// of the eight neighbours gives the same cells), and those are the rows' three-cell
 /// sums, row_sum(), which a kernel stepping consecutive rows computes once per row
-/// and uses for the row below it and the row above it. `west_word` and `east_word` are
-/// the cells' own row's neighbours.
+/// and uses for the row below it and the row above it. In two halves, for a kernel
+/// that holds a row until the row below it arrives: sat10_begin() takes the row above's
+/// sums and the cells' own west and east words (2 LOP3), sat10_end() the row below's
+/// sums (4 LOP3).
+struct Sat10Begun {
+  std::uint32_t aA, b0, b2;
+};
+
+LIFEBENCH_HOST_DEVICE Sat10Begun sat10_begin(RowSum up, std::uint32_t west_word,
+                                             std::uint32_t east_word) {
+  return {lop3<xor3>(up.ones, west_word, east_word), up.twos,
+          lop3<majority>(up.ones, west_word, east_word)};
+}
+
+LIFEBENCH_HOST_DEVICE std::uint32_t sat10_end(Sat10Begun begun, RowSum down, std::uint32_t center) {
+  return sat10_decide(
+      {.a9 = down.ones, .aA = begun.aA, .b0 = begun.b0, .b1 = down.twos, .b2 = begun.b2}, center);
+}
+
 LIFEBENCH_HOST_DEVICE std::uint32_t step_sat10_rows(RowSum up, std::uint32_t west_word,
                                                     std::uint32_t east_word, RowSum down,
                                                     std::uint32_t center) {
-  return sat10_decide({.a9 = down.ones,
-                       .aA = lop3<xor3>(up.ones, west_word, east_word),
-                       .b0 = up.twos,
-                       .b1 = down.twos,
-                       .b2 = lop3<majority>(up.ones, west_word, east_word)},
-                      center);
+  return sat10_end(sat10_begin(up, west_word, east_word), down, center);
 }
 
 /// Ours: the next state from the row sums of the rows above, at and below the

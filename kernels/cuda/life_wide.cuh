@@ -1,10 +1,12 @@
-// Ours: dense B3/S23 on Hopper at ~9 LOP3 per 32 cells and generation, on a torus of
-// rows of 32-cell words (LSB = leftmost cell). A warp's lanes hold 32 adjacent words of
-// a row (1024 cells) and each lane a column of rows, in registers (wide_steps) or
+// Ours: dense B3/S23 on Hopper at 8 or 9 LOP3 per 32 cells and generation, on a torus
+// of rows of 32-cell words (LSB = leftmost cell). A warp's lanes hold 32 adjacent words
+// of a row (1024 cells) and each lane a column of rows, in registers (wide_steps) or
 // streamed (wavefront_steps), for several generations per launch. A row's west and east
 // neighbour words come from the adjacent lanes (one shuffle each way, one funnel shift
-// each); its horizontal three-cell sums (2 LOP3) are computed once and serve the three
-// rows that need them; three row sums and the cell give the next state in 7 LOP3.
+// each); its horizontal three-cell sums (2 LOP3) are computed once and serve the rows
+// that need them. wavefront_steps: the sums of the rows above and below, the row's own
+// west and east words and the cells give the next state in 6 LOP3 (the SAT solver's
+// sequence of seed 000 over row sums); wide_steps: three row sums and the cells in 7.
 // Shared by cuda-life-wide (a whole grid) and the out-of-core and multi-GPU
 // experiments (sub-universes and bands: a torus of their own, whose wrong edges the
 // halo absorbs).
@@ -59,19 +61,22 @@ __device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row
                                  static_cast<std::size_t>(row) * row_bytes);
 }
 
-/// Horizontal three-cell sums of a row whose word this lane holds.
-template <Shifts How>
-__device__ __forceinline__ life::RowSum row_sum(std::uint32_t x, Multipliers m) {
+/// A row whose word this lane holds: its west and east neighbour words and its
+/// horizontal three-cell sums.
+struct Row {
+  std::uint32_t west;
+  std::uint32_t east;
+  life::RowSum sum;
+};
+
+template <Shifts How> __device__ __forceinline__ Row row_of(std::uint32_t x, Multipliers m) {
   const std::uint32_t left = __shfl_up_sync(kFullMask, x, 1);    // lane 0: its own word, wrong
   const std::uint32_t right = __shfl_down_sync(kFullMask, x, 1); // lane 31: likewise
-  if constexpr (How == Shifts::funnel) {
-    return life::row_sum(life::west(x, left), x, life::east(x, right));
-  } else if constexpr (How == Shifts::mixed) {
-    return life::row_sum(life::west(x, left), x, life::east_multiply(x, right, m.half));
-  } else {
-    return life::row_sum(life::west_multiply(x, left, m.two), x,
-                         life::east_multiply(x, right, m.half));
-  }
+  const std::uint32_t west =
+      How == Shifts::multiply ? life::west_multiply(x, left, m.two) : life::west(x, left);
+  const std::uint32_t east =
+      How == Shifts::funnel ? life::east(x, right) : life::east_multiply(x, right, m.half);
+  return {west, east, life::row_sum(west, x, east)};
 }
 
 /// Warp (blockIdx.x, blockIdx.y * kWarpsPerBlock + threadIdx.y): words [c, c + 30)
@@ -103,11 +108,15 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
 
   // Rows 0 and R - 1 are never updated: one more row at each end goes wrong per generation.
   for (int s = 0; s < steps; ++s) {
-    life::RowSum above = row_sum<How>(x[0], m);
-    life::RowSum mid = row_sum<How>(x[1], m);
+    // The rule on three row sums (7 LOP3), not the SAT solver's 6 of wavefront_steps:
+    // with those, nvcc 13.0 gives this kernel 255 registers and spills at R = 64 and
+    // above (80 and 168 registers with these at R = 64 and 128), and it ran 3.4 times
+    // slower at R = 128.
+    life::RowSum above = row_of<How>(x[0], m).sum;
+    life::RowSum mid = row_of<How>(x[1], m).sum;
 #pragma unroll
     for (int i = 1; i < R - 1; ++i) {
-      const life::RowSum below = row_sum<How>(x[i + 1], m);
+      const life::RowSum below = row_of<How>(x[i + 1], m).sum;
       x[i] = life::step_row_sums(above, mid, below, x[i]);
       above = mid;
       mid = below;
@@ -129,12 +138,13 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   }
 }
 
-/// The state one generation keeps while a column streams through it: the row sums
-/// of the two rows last given to it and the cells of the later one.
+/// The state one generation keeps while a column streams through it, for the row it
+/// completes next: the first half of its step (the row above's sums with the row's
+/// west and east words), its cells, and its sums (for the row after it).
 struct Level {
-  life::RowSum above;
-  life::RowSum mid;
+  life::Sat10Begun begun;
   std::uint32_t center;
+  life::RowSum sum;
 };
 
 /// Wavefront schedule: the lane streams a column of L + 2S rows (L = `rows` written)
@@ -182,11 +192,10 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
 #pragma unroll
     for (int k = 0; k < S; ++k) {
       // v: row j - k of generation k; it completes row j - k - 1 of generation k + 1.
-      const life::RowSum below = row_sum<How>(v, m);
-      const std::uint32_t next =
-          life::step_row_sums(level[k].above, level[k].mid, below, level[k].center);
-      level[k] = {level[k].mid, below, v};
-      v = next;
+      const Row below = row_of<How>(v, m);
+      const std::uint32_t cells = life::sat10_end(level[k].begun, below.sum, level[k].center);
+      level[k] = {life::sat10_begin(level[k].sum, below.west, below.east), v, below.sum};
+      v = cells;
     }
     if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
       if (writes) *at_row(out + column, store_row, row_bytes) = v;
@@ -208,13 +217,13 @@ struct Config {
     return schedule == Schedule::registers ? rows - 2 * steps : rows;
   }
 
-  /// LOP3 per cell written, 2 per row (its sums) and 7 per updated row per lane and
-  /// generation, for 30 of the 32 lanes' words. registers: R rows, R - 2 updated, R - 2S
-  /// written; wavefront: L + 2S rows streamed and updated, L written. The 2 shifts and
-  /// 2 shuffles per row come on top.
+  /// LOP3 per cell written, 2 per row (its sums) and 7 (registers) or 6 (wavefront) per
+  /// updated row per lane and generation, for 30 of the 32 lanes' words. registers: R
+  /// rows, R - 2 updated, R - 2S written; wavefront: L + 2S rows streamed and updated, L
+  /// written. The 2 shifts and 2 shuffles per row come on top.
   [[nodiscard]] double instructions_per_cell() const {
     const double lop3_per_lane =
-        schedule == Schedule::registers ? 2.0 * rows + 7.0 * (rows - 2) : 9.0 * (rows + 2 * steps);
+        schedule == Schedule::registers ? 2.0 * rows + 7.0 * (rows - 2) : 8.0 * (rows + 2 * steps);
     return lop3_per_lane * kWarp / (written_rows() * kOutputWords * 32.0);
   }
 };
