@@ -199,8 +199,14 @@ private:
 };
 
 FileFormat format(const Reader& reader, const char* key) {
-  return reader.choice("run", key, {"rle", "dat"}, "rle") == "rle" ? FileFormat::rle
-                                                                   : FileFormat::dat;
+  const std::string name = reader.choice("run", key, {"rle", "lbu", "dat"}, "rle");
+  return name == "rle" ? FileFormat::rle : name == "lbu" ? FileFormat::lbu : FileFormat::dat;
+}
+
+/// Whether `format` holds the states of `family`: a universe file holds square grids only.
+bool holds(FileFormat format, const std::string& family) {
+  if (family == "3d") return format == FileFormat::dat;
+  return format == FileFormat::rle || (format == FileFormat::lbu && family == "square");
 }
 
 /// Everything past the identity; throws Error (the description's fault).
@@ -240,13 +246,13 @@ void read_rest(const Reader& reader, Description& d) {
   }
   d.input = format(reader, "input");
   d.output = format(reader, "output");
-  const FileFormat family_format = d.family == "3d" ? FileFormat::dat : FileFormat::rle;
   for (const auto& [key, value] : {std::pair{"input", d.input}, std::pair{"output", d.output}}) {
-    if (value != family_format) {
-      reader.fail(reader.node("run", key)->source(),
-                  std::string("run.") + key + " must be " +
-                      (family_format == FileFormat::rle ? "rle" : "dat") + " for the " + d.family +
-                      " family");
+    if (!holds(value, d.family)) {
+      reader.fail(reader.node("run", key)->source(), std::string("run.") + key + " must be " +
+                                                         (d.family == "3d"       ? "dat"
+                                                          : d.family == "square" ? "rle or lbu"
+                                                                                 : "rle") +
+                                                         " for the " + d.family + " family");
     }
   }
 
@@ -398,7 +404,15 @@ expand_command(const std::vector<std::string>& command,
 }
 
 std::string extension(FileFormat format) {
-  return format == FileFormat::rle ? ".rle" : ".dat";
+  switch (format) {
+  case FileFormat::rle:
+    return ".rle";
+  case FileFormat::lbu:
+    return ".lbu";
+  case FileFormat::dat:
+    break;
+  }
+  return ".dat";
 }
 
 } // namespace lifebench::external

@@ -20,8 +20,9 @@
 //   command = ["{program}", "-m", "{generations}", "-o", "{output}", "{input}"]   (required)
 //     # placeholders: {program} (first), {input}, {output} (both required), {generations},
 //     # {rule} (the problem, "B3/S23:T64,64"), {width}, {height}, {depth}
-//   input = "rle"                        # the file lifebench writes: rle (2D, generation 0)
-//   output = "rle"                       # or dat (3D, HPCGame: its T the generations to run)
+//   input = "rle"                        # the file lifebench writes: rle (2D, generation 0),
+//   output = "rle"                       # lbu (a square grid's universe file, generation 0)
+//                                        # or dat (3D, HPCGame: its T the generations to run)
 //
 //   [timing]
 //   timer = "printed"                    # process: the whole process's wall time;
@@ -52,8 +53,9 @@
 
 namespace lifebench::external {
 
-/// A state file format of lifebench's: RLE (2D) or the HPCGame format (3D).
-enum class FileFormat { rle, dat };
+/// A state file format of lifebench's: RLE (2D), a universe file (square grids: a bit a
+/// cell, for universes whose RLE would be gigabytes) or the HPCGame format (3D).
+enum class FileFormat { rle, lbu, dat };
 enum class Timer { process, printed };
 enum class Take { last, last_minus_first };
 

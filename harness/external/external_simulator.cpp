@@ -45,6 +45,16 @@ Grid read_output(const fs::path& file, FileFormat format, const Problem& problem
     }
     return std::move(universe.cells);
   }
+  if (format == FileFormat::lbu) {
+    // A universe file is read through its memory map, not the stream.
+    State state =
+        parsed([&](std::istream&, const std::string&) { return read_state(file, std::nullopt); });
+    if (state.problem != problem) {
+      throw Error("wrote " + name + " for " + state.problem.to_string() + ", not " +
+                  problem.to_string());
+    }
+    return std::move(state.grid);
+  }
   const Pattern pattern = parsed(read_rle);
   if (pattern.rule) {
     const RuleSpec& spec = *pattern.rule;
@@ -117,7 +127,8 @@ driver::ProcessOutcome ExternalSimulator::run(std::uint64_t generations) {
   const fs::path input = folder_.path() / ("input" + extension(d.input));
   const fs::path output = folder_.path() / ("output" + extension(d.output));
   // Golly runs an RLE's -m generations from the generation its file gives, so the state
-  // goes out as generation 0; the HPCGame's programs read T as the generations to run.
+  // goes out as generation 0 (a universe file too); the HPCGame's programs read T as the
+  // generations to run.
   State state{problem_, std::move(state_), d.input == FileFormat::dat ? generations : 0};
   try {
     write_state(input, state);

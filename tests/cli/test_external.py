@@ -24,8 +24,9 @@ unit = "ms"
 """
 
 
-def description(program, mode, timing=PRINTED, limit=60, simulator="-", extra=""):
-    return """family = "square"
+def description(program, mode, timing=PRINTED, limit=60, simulator="-", extra="",
+                files="rle", family="square"):
+    return """family = "%s"
 backend = "cpu"
 source = "a fake program"
 technique = "misbehaves on purpose"
@@ -36,11 +37,11 @@ time_limit_s = %d
 
 [run]
 command = ["{program}", "%s", "{input}", "{output}", "{generations}", "%s"]
-input = "rle"
-output = "rle"
+input = "%s"
+output = "%s"
 
 [timing]
-%s""" % (extra, program, limit, mode, simulator, timing)
+%s""" % (family, extra, program, limit, mode, simulator, files, files, timing)
 
 
 class External(lbtest.CliTestCase):
@@ -71,10 +72,11 @@ class External(lbtest.CliTestCase):
         with open(os.path.join(self.box.experiments, name + ".sweep.toml"), "w") as f:
             f.write(SWEEP)
 
-    def add_simulating(self, name, mode="simulate", timing=PRINTED):
+    def add_simulating(self, name, mode="simulate", timing=PRINTED, files="rle"):
         if not self.simulator:
             self.skipTest("cpu-trivial, which the fake program runs, is not built")
-        self.add(name, description(self.program, mode, timing, simulator=self.simulator))
+        self.add(name, description(self.program, mode, timing, simulator=self.simulator,
+                                   files=files))
 
     def bench(self, env=None):
         if not lbtest.optimised_build():
@@ -87,7 +89,7 @@ class External(lbtest.CliTestCase):
         return proc, results
 
     def progress_line(self, proc, name):
-        (line,) = [l for l in proc.stdout.splitlines() if " %s B3/S23" % name in l]
+        (line,) = [l for l in proc.stdout.splitlines() if " %s B" % name in l]
         return line
 
     def test_bad_descriptions_and_a_missing_program_are_unavailable(self):
@@ -97,6 +99,8 @@ class External(lbtest.CliTestCase):
         self.add("external-no-output", good.replace('"{output}", ', ""))
         self.add("external-no-group", good.replace("([0-9.]+)", "[0-9.]+"))
         self.add("external-missing", description("lifebench-no-such-program", "nowrite"))
+        self.add("external-hex-universe", description(self.program, "nowrite", files="lbu",
+                                                      family="hex"))
         expected = {
             "external-unknown-key": ":4: unknown key 'colour' (keys: ",
             "external-bad-placeholder": ":11: run.command: unknown placeholder {outptu} "
@@ -104,6 +108,7 @@ class External(lbtest.CliTestCase):
             "external-no-output": ":11: run.command has no {output}",
             "external-no-group": ":17: timing.pattern '^took [0-9.]+ ms$' has no group",
             "external-missing": "lifebench-no-such-program is not on PATH",
+            "external-hex-universe": ":12: run.input must be rle for the hex family",
         }
         proc = self.box.run("list")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -173,6 +178,15 @@ class External(lbtest.CliTestCase):
         manifest = self.box.manifest("out")
         self.assertEqual(manifest["experiments"]["external-good"]["external"], good["external"])
         self.assertEqual(manifest["configurations"]["failed"], 7)
+
+    def test_universe_files_carry_the_states(self):
+        self.add_simulating("external-universe", files="lbu")
+        proc, results = self.bench()
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        result = results["external-universe"]
+        self.assertEqual(result["status"], "ok", result.get("reason"))
+        self.assertEqual(result["verification"]["status"], "passed")
+        self.assertEqual(result["timing"]["seconds"], [0.25, 0.25])
 
     def test_a_process_timer_times_the_whole_run(self):
         self.add_simulating("external-good", timing='timer = "process"\n')
