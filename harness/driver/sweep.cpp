@@ -21,6 +21,10 @@ const std::vector<std::string> kRunKeys = {"sweeps", "experiment",   "rule",    
                                            "shape",  "density",      "generations", "repetitions",
                                            "warmup", "time_limit_s", "params",      "table",
                                            "row",    "column",       "ties"};
+/// What [defaults] may give every run: not what names a run's experiment or its cells.
+const std::vector<std::string> kDefaultKeys = {
+    "sweeps",      "rule",   "boundary",     "shape",  "density", "generations",
+    "repetitions", "warmup", "time_limit_s", "params", "table"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 /// More would take the driver's memory before any of them ran.
 constexpr std::uint64_t kMaxConfigurationsPerRun = 100'000;
@@ -53,10 +57,12 @@ int line_of(const toml::node& node) {
   return static_cast<int>(node.source().begin.line);
 }
 
-/// Reads one [[run]] table; every message starts with the run's where().
+/// Reads one [[run]] table, taking what it does not give from [defaults]; every message
+/// starts with the run's where() (and the line of the value, the default's if it is one).
 class RunReader {
 public:
-  RunReader(const toml::table& table, SweepRun& run) : table_(table), run_(run) {}
+  RunReader(const toml::table& table, const toml::table* defaults, SweepRun& run)
+      : table_(table), defaults_(defaults), run_(run) {}
 
   [[noreturn]] void fail(const std::string& what, const toml::node* node = nullptr) const {
     SweepRun at = run_;
@@ -64,7 +70,30 @@ public:
     throw Error(at.where() + ": " + what);
   }
 
-  const toml::node* find(const char* key) const { return table_.get(key); }
+  /// The run's own value of `key`, else the default.
+  const toml::node* find(const char* key) const {
+    if (const toml::node* own = table_.get(key)) return own;
+    return defaults_ != nullptr ? defaults_->get(key) : nullptr;
+  }
+  [[nodiscard]] bool has_own(const char* key) const { return table_.get(key) != nullptr; }
+
+  /// The parameters' values by name: the default's, and the run's own where it gives one.
+  std::map<std::string, const toml::node*> params() const {
+    std::map<std::string, const toml::node*> merged;
+    for (const toml::table* source : {defaults_, &table_}) {
+      const toml::node* params = source != nullptr ? source->get("params") : nullptr;
+      if (params == nullptr) continue;
+      const toml::table* values = params->as_table();
+      if (values == nullptr) {
+        fail("params must be a table, e.g. params = { threads = [1, 4] }, not " +
+                 type_name(*params),
+             params);
+      }
+      for (auto&& [key, node] : *values)
+        merged[std::string(key.str())] = &node;
+    }
+    return merged;
+  }
 
   std::optional<std::string> string(const char* key) const {
     const toml::node* node = find(key);
@@ -178,6 +207,7 @@ public:
 
 private:
   const toml::table& table_;
+  const toml::table* defaults_;
   SweepRun& run_;
 };
 
@@ -200,11 +230,15 @@ void read_ties(const RunReader& reader, SweepRun& run) {
     }
     run.ties.push_back(std::move(tie));
   };
-  const auto table = reader.string("table");
   const auto row = reader.string("row");
   const auto columns = reader.strings("column", true);
+  // A default table is the table of the runs that name a row and column; the others stay
+  // untied, or tied by their own ties.
+  const bool names_a_cell = row || columns;
+  const auto table =
+      names_a_cell || reader.has_own("table") ? reader.string("table") : std::nullopt;
   if (const toml::node* ties = reader.find("ties")) {
-    if (table || row || columns) {
+    if (reader.has_own("table") || names_a_cell) {
       reader.fail("ties and table/row/column exclude each other: give the cells one way", ties);
     }
     const toml::array* array = ties->as_array();
@@ -252,13 +286,13 @@ void read_ties(const RunReader& reader, SweepRun& run) {
     add(Tie{*table, *row, column}, reader.find("column"));
 }
 
-SweepRun read_run(const toml::table& table, const std::string& file, int index,
-                  const Catalog& catalog, const Experiment* owner) {
+SweepRun read_run(const toml::table& table, const toml::table* defaults, const std::string& file,
+                  int index, const Catalog& catalog, const Experiment* owner) {
   SweepRun run;
   run.file = file;
   run.index = index;
   run.line = line_of(table);
-  const RunReader reader(table, run);
+  const RunReader reader(table, defaults, run);
   reader.check_keys();
 
   // Which experiment, first: the rest is checked against its description.
@@ -345,44 +379,37 @@ SweepRun read_run(const toml::table& table, const std::string& file, int index,
       std::min<std::int64_t>(reader.integer("warmup", 0).value_or(run.warmup), 1'000'000));
   run.time_limit_s = reader.seconds("time_limit_s").value_or(run.time_limit_s);
 
-  if (const toml::node* params = reader.find("params")) {
-    const toml::table* table_of_params = params->as_table();
-    if (table_of_params == nullptr) {
-      reader.fail("params must be a table, e.g. params = { threads = [1, 4] }, not " +
-                      type_name(*params),
-                  params);
-    }
-    for (auto&& [key, node] : *table_of_params) {
-      const std::string name(key.str());
-      std::vector<std::string> values;
-      const auto add = [&](const toml::node& value) {
-        if (value.is_string()) {
-          values.push_back(value.as_string()->get());
-        } else if (value.is_integer()) {
-          values.push_back(std::to_string(value.as_integer()->get()));
-        } else {
-          reader.fail("parameter " + name + ": values must be strings or integers, not " +
-                          type_name(value),
-                      &value);
-        }
-      };
-      if (const toml::array* array = node.as_array()) {
-        if (array->empty()) reader.fail("parameter " + name + " has an empty list", &node);
-        for (const toml::node& item : *array)
-          add(item);
+  for (const auto& param : reader.params()) {
+    const std::string& name = param.first;
+    const toml::node& node = *param.second;
+    std::vector<std::string> values;
+    const auto add = [&](const toml::node& value) {
+      if (value.is_string()) {
+        values.push_back(value.as_string()->get());
+      } else if (value.is_integer()) {
+        values.push_back(std::to_string(value.as_integer()->get()));
       } else {
-        add(node);
+        reader.fail("parameter " + name + ": values must be strings or integers, not " +
+                        type_name(value),
+                    &value);
       }
-      // The same check the experiment makes, value by value, before anything runs.
-      for (const auto& value : values) {
-        try {
-          resolve_params(e->name, e->axes, {{name, value}});
-        } catch (const Error& error) {
-          reader.fail(error.what(), &node);
-        }
-      }
-      run.params.emplace_back(name, std::move(values));
+    };
+    if (const toml::array* array = node.as_array()) {
+      if (array->empty()) reader.fail("parameter " + name + " has an empty list", &node);
+      for (const toml::node& item : *array)
+        add(item);
+    } else {
+      add(node);
     }
+    // The same check the experiment makes, value by value, before anything runs.
+    for (const auto& value : values) {
+      try {
+        resolve_params(e->name, e->axes, {{name, value}});
+      } catch (const Error& error) {
+        reader.fail(error.what(), &node);
+      }
+    }
+    run.params.emplace_back(name, std::move(values));
   }
   // Lists multiply: a few kilobytes of them would make billions of configurations.
   std::uint64_t configurations = run.shapes.size() * std::max<std::size_t>(1, run.densities.size());
@@ -441,9 +468,24 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
                 ": " + std::string(e.description()));
   }
   for (auto&& [key, node] : document) {
-    if (key.str() != "run") {
+    if (key.str() != "run" && key.str() != "defaults") {
       throw Error(name + ":" + std::to_string(line_of(node)) + ": unknown key '" +
-                  std::string(key.str()) + "' (a sweep file holds [[run]] tables only)");
+                  std::string(key.str()) + "' (a sweep file holds [defaults] and [[run]] tables)");
+    }
+  }
+  const toml::table* defaults = nullptr;
+  if (const toml::node* node = document.get("defaults")) {
+    defaults = node->as_table();
+    if (defaults == nullptr) {
+      throw Error(name + ":" + std::to_string(line_of(*node)) +
+                  ": 'defaults' must be a table ([defaults])");
+    }
+    for (auto&& [key, value] : *defaults) {
+      const std::string default_key(key.str());
+      if (std::find(kDefaultKeys.begin(), kDefaultKeys.end(), default_key) == kDefaultKeys.end()) {
+        throw Error(name + ":" + std::to_string(line_of(value)) + ": unknown key '" + default_key +
+                    "' in [defaults] (defaults: " + join(kDefaultKeys) + ")");
+      }
     }
   }
   std::vector<SweepRun> runs;
@@ -459,7 +501,7 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
   }
   int index = 0;
   for (const toml::node& item : *array) {
-    runs.push_back(read_run(*item.as_table(), name, ++index, catalog, owner));
+    runs.push_back(read_run(*item.as_table(), defaults, name, ++index, catalog, owner));
   }
   return runs;
 }

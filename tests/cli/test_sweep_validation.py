@@ -171,6 +171,116 @@ class SweepValidation(lbtest.CliTestCase):
         self.assertOneErrorLine(self.box.run("bench", "--sweep", "cpu"),
                                 "experiment 'fake' in the sweep file of own")
 
+    def test_defaults_fill_what_a_run_does_not_give(self):
+        sweep = self.box.write("sweep.toml", textwrap.dedent("""\
+            [defaults]
+            rule = "B36/S23"
+            boundary = "dead"
+            shape = "16x16"
+            density = 0.25
+            generations = 4
+            repetitions = 2
+            warmup = 0
+            params = { mode = "ok", threads = 3 }
+
+            [[run]]
+            experiment = "fake"
+
+            [[run]]
+            experiment = "fake"
+            boundary = "torus"
+            shape = ["8x8", "32x8"]
+            density = 0.5
+            generations = 6
+            repetitions = 1
+            warmup = 2
+            params = { threads = [5, 6] }
+            """))
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "out")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        calls = [(c["problem"], c["generations"], c["repetitions"], c["warmup"], c["density"],
+                  c["params"]) for c in self.box.bench_calls("fake")]
+        own = [(f"B36/S23:T{shape}", "6", "1", "2", "0.5", {"mode": "ok", "threads": threads})
+               for shape in ("8,8", "32,8") for threads in ("5", "6")]
+        self.assertEqual(calls, [("B36/S23:P16,16", "4", "2", "0", "0.25",
+                                  {"mode": "ok", "threads": "3"}), *own])
+
+    def test_default_time_limit_and_sweeps(self):
+        self.box.add_fake("own", sweep=textwrap.dedent("""\
+            [defaults]
+            sweeps = ["cpu"]
+            time_limit_s = 1
+            shape = "16x16"
+            generations = 2
+
+            [[run]]
+            params = { mode = "hang" }
+
+            [[run]]
+            sweeps = ["gpu"]
+            time_limit_s = 60
+            """))
+        proc = self.box.run("bench", "--sweep", "cpu", "--out", "out")
+        self.assertNotEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        [result] = self.box.results("out", "own")["configurations"]
+        self.assertEqual(result["reason"], "time limit of 1 s exceeded")
+        proc = self.box.run("bench", "--sweep", "gpu", "--out", "out-gpu")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(len(self.box.results("out-gpu", "own")["configurations"]), 1)
+
+    def test_default_table_ties_the_runs_that_name_a_cell(self):
+        sweep = self.box.write("sweep.toml", textwrap.dedent("""\
+            [defaults]
+            table = "t"
+            shape = "16x16"
+            generations = 2
+
+            [[run]]
+            experiment = "fake"
+            row = "r"
+            column = ["a", "b"]
+
+            [[run]]
+            experiment = "fake"
+            generations = 3
+
+            [[run]]
+            experiment = "fake"
+            generations = 4
+            ties = [{ table = "u", row = "r", column = "c" }]
+
+            [[run]]
+            experiment = "fake"
+            generations = 5
+            table = "v"
+            row = "r"
+            column = "c"
+            """))
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "out", "--dry-run")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[:4], [
+            "[1/4] fake B3/S23:T16,16 g2 → t / r / a; t / r / b",
+            "[2/4] fake B3/S23:T16,16 g3",
+            "[3/4] fake B3/S23:T16,16 g4 → u / r / c",
+            "[4/4] fake B3/S23:T16,16 g5 → v / r / c"])
+
+    def test_bad_defaults(self):
+        for key in ("row", "column", "ties", "experiment", "shapes"):
+            with self.subTest(key=key):
+                self.refused('[defaults]\n%s = "x"\n' % key + GOOD_RUN, "sweep.toml:2:",
+                             "unknown key '%s' in [defaults]" % key, "time_limit_s, params, table")
+        self.refused('defaults = 3\n' + GOOD_RUN, "sweep.toml:1:", "'defaults' must be a table")
+        self.refused('[[defaults]]\n' + GOOD_RUN, "'defaults' must be a table")
+        # A default is checked in each run that takes it, at the default's line.
+        self.refused('[defaults]\ngenerations = "two"\n' + GOOD_RUN.replace("generations = 2", ""),
+                     "sweep.toml:2: run #1", "generations must be an integer")
+        self.refused('[defaults]\nparams = { colour = "red" }\n' + GOOD_RUN,
+                     "sweep.toml:2: run #1", "unknown parameter 'colour'")
+        self.refused('[defaults]\nparams = 3\n' + GOOD_RUN, "sweep.toml:2: run #1",
+                     "params must be a table")
+        self.refused('[defaults]\ntable = "t"\n' + GOOD_RUN + 'row = "r"\n',
+                     "table, row and column go together")
+
     def test_experiment_that_cannot_describe_itself(self):
         self.box.add_fake("broken", describe="crash")
         self.refused(GOOD_RUN.replace('"fake"', '"broken"'), "'broken' cannot be used",
