@@ -124,16 +124,17 @@ install_packages() {
 }
 
 # The report generator runs under the python3 that CMake finds first on PATH and imports
-# matplotlib; scipy is for tests: Google Benchmark's compare.py (its U test) and the check of
-# lifebench compare's p-values; wheel lets a test pip install the report offline.
+# matplotlib, and jsonschema to check results against harness/results.schema.json; scipy is
+# for tests: Google Benchmark's compare.py (its U test) and the check of lifebench compare's
+# p-values; wheel lets a test pip install the report offline.
 install_python_modules() {
   local python module missing=()
   python=$(command -v python3) || die "python3 not found"
-  for module in matplotlib scipy wheel; do
+  for module in matplotlib jsonschema scipy wheel; do
     "$python" -c "import $module" 2>/dev/null || missing+=("$module")
   done
   if ((${#missing[@]} == 0)); then
-    say "matplotlib, scipy and wheel available to $python"
+    say "matplotlib, jsonschema, scipy and wheel available to $python"
     return
   fi
   if [[ $("$python" -c 'import sys; print(sys.prefix)') == /usr ]]; then

@@ -4,6 +4,7 @@
 #include "lifebench/environment.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/result_record.hpp"
 #include "process.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
@@ -13,42 +14,31 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
 
 namespace lifebench::driver {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kStatuses = {"ok", "failed", "unsupported", "unavailable"};
-
 /// What the driver records itself when the experiment wrote nothing it can use.
-nlohmann::json own_result(const Configuration& c, const std::string& status,
-                          const std::string& reason) {
+nlohmann::json own_result(const Configuration& c, ResultStatus status, const std::string& reason) {
   const Experiment& e = *c.experiment;
-  nlohmann::json params(c.params);
+  std::map<std::string, std::string> params = c.params;
   try {
     params = resolve_params(e.name, e.axes, c.params).values();
   } catch (const Error&) {
     // Checked when the sweep was read; keep what the sweep gave.
   }
-  nlohmann::json result{
-      {"experiment", e.name},
-      {"backend", e.backend},
-      {"family", e.family},
-      {"params", params},
-      {"problem", c.problem.to_string()},
-      {"rule", c.problem.rule.to_string()},
-      {"shape", c.problem.shape.to_string()},
-      {"boundary", to_string(c.problem.boundary)},
-      {"cells", c.problem.shape.cells()},
-      {"generations", c.generations},
-      {"density", c.density ? nlohmann::json(*c.density) : nlohmann::json(nullptr)},
-      {"status", status},
-      {"reason", reason},
-      {"verification", {{"status", "not_run"}}}};
-  if (!e.external.empty()) result["external"] = e.external;
-  return result;
+  ResultRecord result{.experiment = e.name,
+                      .backend = e.backend,
+                      .family = e.family,
+                      .params = std::move(params),
+                      .problem = c.problem,
+                      .generations = c.generations,
+                      .density = c.density,
+                      .external = e.external};
+  result.fail(status, reason);
+  return result.to_json();
 }
 
 /// Interrupted by SIGINT, SIGTERM or SIGHUP: stop, keep what is recorded.
@@ -63,7 +53,7 @@ struct Measured {
 /// Runs one configuration in its own process.
 Measured run_configuration(const Configuration& c, double time_limit_s, const fs::path& json_out) {
   const Experiment& e = *c.experiment;
-  if (!e.available) return {own_result(c, "unavailable", e.reason), std::nullopt};
+  if (!e.available) return {own_result(c, ResultStatus::unavailable, e.reason), std::nullopt};
   ProcessRequest request;
   request.argv = {e.binary.string(), "bench"};
   for (const auto& [name, value] : c.params) {
@@ -91,19 +81,20 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
   if (outcome.succeeded()) {
     std::ifstream in(json_out, std::ios::binary);
     if (!in) {
-      result = own_result(c, "failed", "no result written");
+      result = own_result(c, ResultStatus::failed, "no result written");
     } else {
       result = nlohmann::json::parse(in, nullptr, false);
       const bool valid = !result.is_discarded() && result.is_object() &&
-                         result.contains("status") && result["status"].is_string() &&
-                         kStatuses.contains(result["status"].get<std::string>());
-      if (!valid) result = own_result(c, "failed", "the result written is not a valid result");
+                         parse_result_status(string_at(result, "status"));
+      if (!valid) {
+        result = own_result(c, ResultStatus::failed, "the result written is not a valid result");
+      }
     }
   } else if (outcome.end == ProcessOutcome::End::exited && outcome.exit_code == kExitUnavailable) {
     const std::string reason = last_line(outcome.stderr_tail);
-    result = own_result(c, "unavailable", reason.empty() ? "unavailable" : reason);
+    result = own_result(c, ResultStatus::unavailable, reason.empty() ? "unavailable" : reason);
   } else {
-    result = own_result(c, "failed", outcome.failure(time_limit_s));
+    result = own_result(c, ResultStatus::failed, outcome.failure(time_limit_s));
   }
   if (result["status"] == "failed" && !outcome.stderr_tail.empty() &&
       !result.contains("stderr_tail")) {

@@ -13,7 +13,7 @@
 
 namespace lifebench::driver {
 
-/// The results schema this lifebench writes and reads (harness/RESULTS.md).
+/// The results schema this lifebench writes and reads (harness/results.schema.json).
 inline constexpr int kResultsSchema = 1;
 inline constexpr const char* kManifestFile = "manifest.json";
 /// The folder's results in Google Benchmark's JSON format (google_benchmark_json.hpp).

@@ -1,11 +1,11 @@
 // One timed configuration: verification first, then Google Benchmark with the
-// simulator's own clock as manual time. The result follows harness/RESULTS.md.
+// simulator's own clock as manual time. The result follows harness/results.schema.json.
 #pragma once
 
 #include "lifebench/experiment.hpp"
+#include "lifebench/result_record.hpp"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace lifebench::harness {
@@ -20,6 +20,6 @@ struct BenchRequest {
 
 /// Measures one configuration; never throws for a failure of the experiment
 /// itself (it becomes status "failed" with the reason).
-nlohmann::json bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request);
+ResultRecord bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request);
 
 } // namespace lifebench::harness

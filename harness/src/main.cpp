@@ -135,7 +135,8 @@ int main_with_errors(int argc, char** argv) {
   const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
   bench_request.problem = parse_problem(bench_problem);
   const auto result = bench(info, params, bench_request);
-  write_file_atomically(json_out, [&](std::ostream& out) { out << result.dump(2) << "\n"; });
+  write_file_atomically(json_out,
+                        [&](std::ostream& out) { out << result.to_json().dump(2) << "\n"; });
   return 0;
 }
 

@@ -4,7 +4,8 @@ Modules, one purpose each:
   errors     ReportError, the one exception that becomes `lifebench-report: error: ...`
   units      table units, conversion from cell updates per second, number formatting
   tables     reading and validating reports/tables/*.toml
-  results    reading and validating results folders (manifest.json + <experiment>.json)
+  results    reading results folders (manifest.json + <experiment>.json)
+  schema     checking results files against harness/results.schema.json
   bounds     what bounds an experiment (its README), the ceilings, fractions of bound
   compare    tying results to table cells: the cell's problem, best result, derived rows,
              ratios, normalised ratios

@@ -2,8 +2,9 @@
 
 What may legitimately be absent is tolerated and reported as a warning: the folder itself (the
 sweep failed before creating it), manifest.json, any experiment file. What is present must be
-well formed: malformed JSON or a result of the wrong shape stops the generator with one line,
-because a report built on half-understood input would be wrong without saying so.
+well formed: malformed JSON or a file that harness/results.schema.json does not describe stops
+the generator with one line, because a report built on half-understood input would be wrong
+without saying so.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
+from .schema import check as check_against_schema
 from .units import NotConvertible
 
-STATUSES = ("ok", "failed", "unsupported", "unavailable")
-VERIFICATIONS = ("passed", "failed", "not_run")
 SCHEMA = 1
 
 
@@ -284,139 +284,62 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def _check_schema(path: Path, data: dict):
-    schema = data.get("schema", SCHEMA)
-    if schema != SCHEMA:
+def _check_schema(path: Path, data: Any, kind: str):
+    """The results schema's version first (another one is refused as such), then the whole
+    file against harness/results.schema.json's definition of its kind."""
+    if not isinstance(data, dict):
+        raise ReportError(f"{path}: expected a JSON object")
+    version = data.get("schema", SCHEMA)
+    if version != SCHEMA:
         raise ReportError(
-            f"{path}: results schema {schema!r}, this generator reads schema {SCHEMA}"
+            f"{path}: results schema {version!r}, this generator reads schema {SCHEMA}"
         )
+    check_against_schema(path, data, kind)
 
 
 def _load_manifest(path: Path) -> dict[str, Any]:
     data = _read_json(path)
-    if not isinstance(data, dict):
-        raise ReportError(f"{path}: expected a JSON object")
-    _check_schema(path, data)
-    for key in ("build", "host", "experiments", "configurations"):
-        if key in data and data[key] is not None and not isinstance(data[key], dict):
-            raise ReportError(f"{path}: '{key}' must be an object")
+    _check_schema(path, data, "manifest")
     return data
 
 
 def _load_experiment(path: Path, run: Run) -> list[Result]:
     data = _read_json(path)
-    if not isinstance(data, dict):
-        raise ReportError(f"{path}: expected a JSON object with 'configurations'")
-    _check_schema(path, data)
-    configurations = data.get("configurations")
-    if not isinstance(configurations, list):
-        raise ReportError(f"{path}: 'configurations' must be a list")
-    experiment = data.get("experiment")
-    if experiment is not None and not isinstance(experiment, str):
-        raise ReportError(f"{path}: 'experiment' must be a string")
-    return [
-        _result(path, i, item, experiment or path.stem, run)
-        for i, item in enumerate(configurations)
-    ]
+    _check_schema(path, data, "experiment_results")
+    return [_result(path, i, item, run) for i, item in enumerate(data["configurations"])]
 
 
-def _result(path: Path, index: int, item: Any, experiment: str, run: Run) -> Result:
-    where = f"{path}: configurations[{index}]"
-
-    def fail(message: str) -> ReportError:
-        return ReportError(f"{where}: {message}")
-
-    if not isinstance(item, dict):
-        raise fail("expected an object")
-    name = item.get("experiment", experiment)
-    if not isinstance(name, str) or not name:
-        raise fail("'experiment' must be a non-empty string")
-    status = item.get("status")
-    if status not in STATUSES:
-        raise fail(f"'status' must be one of {', '.join(STATUSES)}, got {status!r}")
-    reason = item.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise fail("'reason' must be a string or null")
-
-    verification_data = item.get("verification") or {}
-    if not isinstance(verification_data, dict):
-        raise fail("'verification' must be an object")
-    verification = verification_data.get("status", "not_run")
-    if verification not in VERIFICATIONS:
-        raise fail(
-            f"'verification.status' must be one of {', '.join(VERIFICATIONS)}, "
-            f"got {verification!r}"
-        )
-    first_difference = verification_data.get("first_difference")
-    if first_difference is not None and not isinstance(first_difference, str):
-        raise fail("'verification.first_difference' must be a string or null")
-
-    rate = bytes_per_second = None
-    if status == "ok":
-        throughput = item.get("throughput")
-        if not isinstance(throughput, dict):
-            raise fail("status ok but no 'throughput' object")
-        rate = throughput.get("cell_updates_per_second")
-        if not _is_number(rate) or rate <= 0:
-            raise fail(
-                f"'throughput.cell_updates_per_second' must be a positive number, got {rate!r}"
-            )
-        bytes_per_second = throughput.get("bytes_per_second")
-        if bytes_per_second is not None and (
-            not _is_number(bytes_per_second) or bytes_per_second <= 0
-        ):
-            raise fail("'throughput.bytes_per_second' must be a positive number or null")
-
-    ties = _ties(item, fail)
-    for key in ("params", "device", "timing"):
-        if item.get(key) is not None and not isinstance(item[key], dict):
-            raise fail(f"'{key}' must be an object")
-    timing = item.get("timing") or {}
+def _result(path: Path, index: int, item: dict[str, Any], run: Run) -> Result:
+    """A result the schema has checked."""
+    status = item["status"]
+    verification = item["verification"]
+    throughput = item.get("throughput", {})
+    rate = throughput.get("cell_updates_per_second") if status == "ok" else None
+    bytes_per_second = throughput.get("bytes_per_second") if status == "ok" else None
+    timing = item.get("timing", {})
     median_s = timing.get("median_s")
-    phases = timing.get("phases", {})
-    if not isinstance(phases, dict) or not all(
-        _is_number(v) and v >= 0 for v in phases.values()
-    ):
-        raise fail("'timing.phases' must be an object of phase name: seconds (numbers >= 0)")
-
     return Result(
         raw=item,
         run=run,
         file=path,
         index=index,
-        experiment=name,
+        experiment=item["experiment"],
         status=status,
-        reason=reason,
-        verification=verification,
-        first_difference=first_difference,
+        reason=item["reason"],
+        verification=verification["status"],
+        first_difference=verification.get("first_difference"),
         rate=float(rate) if rate is not None else None,
         bytes_per_second=float(bytes_per_second) if bytes_per_second is not None else None,
-        ties=ties,
-        median_s=float(median_s) if _is_number(median_s) and median_s > 0 else None,
-        phases={str(k): float(v) for k, v in phases.items()},
+        ties=_ties(item),
+        median_s=float(median_s) if median_s else None,
+        phases={str(k): float(v) for k, v in timing.get("phases", {}).items()},
     )
 
 
-def _ties(item: dict, fail) -> tuple[Tie, ...]:
-    """`ties`, or `tag` (one object or null) of results written before ties."""
-    cell = '{"table": ..., "row": ..., "column": ...} of strings'
-
-    def tie(value: Any, what: str) -> Tie:
-        if not isinstance(value, dict) or not all(
-            isinstance(value.get(k), str) for k in ("table", "row", "column")
-        ):
-            raise fail(f"{what} must be {cell}, got {value!r}")
-        return Tie(value["table"], value["row"], value["column"])
-
-    if "ties" in item:
-        if "tag" in item:
-            raise fail("both 'ties' and 'tag' (the format before ties)")
-        ties = item["ties"]
-        if not isinstance(ties, list):
-            raise fail(f"'ties' must be a list of {cell}")
-        return tuple(tie(value, f"'ties[{i}]'") for i, value in enumerate(ties))
-    tag = item.get("tag")
-    return () if tag is None else (tie(tag, "'tag' (null or one cell)"),)
+def _ties(item: dict) -> tuple[Tie, ...]:
+    """`ties`, or `tag` (one cell or null) of results written before ties."""
+    cells = item["ties"] if "ties" in item else [item["tag"]] if item.get("tag") else []
+    return tuple(Tie(cell["table"], cell["row"], cell["column"]) for cell in cells)
 
 
 def _is_number(value: Any) -> bool:

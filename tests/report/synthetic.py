@@ -1,4 +1,4 @@
-"""Synthetic results folders in the format of harness/RESULTS.md, for the report tests.
+"""Synthetic results folders as harness/results.schema.json describes them, for the report tests.
 
 `standard_run` writes one run that exercises every kind of table cell of
 fujita2017-table1 (best of several, verified, failed verification, unsupported, computed
@@ -51,6 +51,7 @@ BOUNDS = {
 DIFFERENCE = "cell (3, 7): expected 1, got 0"
 UNSUPPORTED = "width must be a multiple of 128"
 HOSTILE = '<script>alert("x")</script>'
+BINARY_HASH = "0x0123456789abcdef"
 
 
 def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
@@ -60,6 +61,9 @@ def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
         "started": "2026-11-22T15:30:00Z",
         "finished": "2026-11-22T15:40:00Z",
         "sweeps": ["cpu", "gpu"],
+        "impl": "*",
+        "time_limit_s": None,
+        "command": ["lifebench", "bench", "--sweep", "cpu", "--sweep", "gpu"],
         "build": {
             "version": "0.1.0",
             "build_type": "Release",
@@ -87,6 +91,8 @@ def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
                 "family": "square",
                 "source": "seed 003 section 9",
                 "technique": "word-per-cell",
+                "binary": "/build/bin/experiments/lifebench-exp-cpu-trivial",
+                "binary_hash": BINARY_HASH,
             },
             "opencl-basic": {
                 "available": False,
@@ -95,6 +101,8 @@ def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
                 "family": "square",
                 "source": "seed 000",
                 "technique": "basic",
+                "binary": "/build/bin/experiments/lifebench-exp-opencl-basic",
+                "binary_hash": BINARY_HASH,
             },
         },
         "configurations": {
@@ -164,7 +172,7 @@ def result(
             "first_difference": first_difference,
         },
         "host": {"hwy_target": "AVX3"},
-        "binary_hash": "0xabcd",
+        "binary_hash": BINARY_HASH,
         "ties": [],
     }
     for cell in ([tie] if tie is not None else []) + (ties or []):

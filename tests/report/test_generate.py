@@ -480,10 +480,11 @@ class CompareTest(TempDir):
 
     def test_malformed_ties(self):
         cases = [
-            ({"ties": {"table": "t"}}, "'ties' must be a list"),
-            ({"ties": [{"table": "t", "row": "r"}]}, "'ties[0]' must be"),
-            ({"ties": [], "tag": None}, "both 'ties' and 'tag'"),
-            ({"tag": "CPU"}, "'tag' (null or one cell) must be"),
+            ({"ties": {"table": "t"}}, "configurations[0].ties: the object is not of type 'array'"),
+            ({"ties": [{"table": "t", "row": "r"}]},
+             "configurations[0].ties[0]: 'column' is a required property"),
+            ({"ties": [], "tag": None}, "{'required': ['ties', 'tag']}"),
+            ({"tag": "CPU"}, "configurations[0].tag: 'CPU' is not valid"),
         ]
         for change, needle in cases:
             with self.subTest(needle=needle):
@@ -672,7 +673,8 @@ class HonestCellsTest(TempDir):
     def test_an_external_flag_marks_an_original_program(self):
         item = synthetic.result("blog-kernel", backend="cuda", rate=2e13, device=synthetic.H100,
                                 shape="32768x32768", tie=("seed000-gpu", "CUDA", "A40"))
-        item["external"] = True
+        item["external"] = {"description": "blog.external.toml", "program": "/usr/bin/gol",
+                            "version": ""}
         view = self.view(self.seed000, [item])
         c = view.cells[("CUDA", "A40")]
         self.assertTrue(c.chosen.external)  # alone in its cell: shown, as the original
@@ -840,7 +842,7 @@ class PhaseTest(TempDir):
                 item["timing"]["phases"] = phases
                 with self.assertRaises(ReportError) as caught:
                     measured(self.table, [item])
-                self.assertIn("'timing.phases' must be", str(caught.exception))
+                self.assertIn("configurations[0].timing.phases", str(caught.exception))
 
 
 class ReportTest(TempDir):
@@ -1105,21 +1107,22 @@ class ReportTest(TempDir):
         self.assertFalse((self.tmp / "fresh").exists())
 
     def test_results_of_the_wrong_shape(self):
+        weird = synthetic.result("a", rate=1e9)
+        weird["status"] = "weird"
+        unmeasured = synthetic.result("a", rate=1e9)
+        del unmeasured["throughput"]
+
+        def file(*configurations, **keys):
+            return {"schema": 1, "experiment": "a", "configurations": list(configurations), **keys}
+
         cases = (
-            (
-                {"schema": 1, "configurations": [{"experiment": "a", "status": "weird"}]},
-                "'status' must be one of",
-            ),
+            (file(weird), "configurations[0].status: 'weird' is not one of ['ok', "),
+            (file(schema=2), "schema 2"),
+            (file(configurations={}), "configurations: the object is not of type 'array'"),
+            (file(unmeasured), "configurations[0]: 'throughput' is a required property"),
+            ({"schema": 1, "configurations": []}, "the document: 'experiment' is a required"),
+            ([1, 2], "expected a JSON object"),
         )
-        cases += (({"schema": 2, "configurations": []}, "schema 2"),)
-        cases += (({"schema": 1, "configurations": {}}, "'configurations' must be a list"),)
-        cases += (
-            (
-                {"schema": 1, "configurations": [{"experiment": "a", "status": "ok"}]},
-                "no 'throughput'",
-            ),
-        )
-        cases += (([1, 2], "expected a JSON object"),)
         for data, needle in cases:
             with self.subTest(needle=needle):
                 folder = self.tmp / "bad"
