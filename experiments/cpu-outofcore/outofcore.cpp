@@ -118,7 +118,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
             return std::make_unique<lifebench::OutOfCoreSimulator<Kernel>>(problem, params);
           });
     },
-    .advance_file =
+    .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
           lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {

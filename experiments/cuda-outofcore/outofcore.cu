@@ -520,7 +520,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::OutOfCoreSimulator>(problem, params);
     },
-    .advance_file =
+    .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
           const lifebench::Plan plan = lifebench::plan_of(params);

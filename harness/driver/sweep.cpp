@@ -78,7 +78,7 @@ public:
   [[nodiscard]] bool has_own(const char* key) const { return table_.get(key) != nullptr; }
 
   /// The parameters' values by name: the default's, and the run's own where it gives one.
-  std::map<std::string, const toml::node*> params() const {
+  [[nodiscard]] std::map<std::string, const toml::node*> params() const {
     std::map<std::string, const toml::node*> merged;
     for (const toml::table* source : {defaults_, &table_}) {
       const toml::node* params = source != nullptr ? source->get("params") : nullptr;
@@ -560,7 +560,7 @@ nlohmann::json Configuration::ties_json() const {
 
 std::string density_text(double density) {
   std::array<char, 32> text{};
-  const auto end = std::to_chars(text.data(), text.data() + text.size(), density).ptr;
+  auto* const end = std::to_chars(text.data(), text.data() + text.size(), density).ptr;
   return {text.data(), end};
 }
 

@@ -75,24 +75,74 @@ void require_runnable(const ExperimentInfo& info, const Params& params, const Pr
   require_writable(output, problem);
 }
 
-/// `run` between two universe files by an experiment that streams them: the universe is
-/// never held whole. With `resume`, a universe `output` of the same problem between the
-/// input's generation and the target is where it goes on from (which input it came from
-/// is not recorded: the caller names the same files again).
+/// Whether `run` streams universe files, never holding the universe whole: a universe file
+/// (.lbu) out, from a universe file in (without --rule, which would change its rule) or a soup,
+/// by an experiment that advances universe files; or a soup written unadvanced into one, a
+/// conversion any experiment makes.
+bool is_streamed(const ExperimentInfo& info, const RunRequest& request) {
+  if (!is_universe_file(request.output)) return false;
+  if (request.soup) return info.advance_universe_file || request.generations == 0;
+  return info.advance_universe_file && !request.rule && is_universe_file(*request.input);
+}
+
+/// Removes a file when it goes out of scope.
+class RemovedAtEnd {
+public:
+  explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
+  RemovedAtEnd(const RemovedAtEnd&) = delete;
+  RemovedAtEnd& operator=(const RemovedAtEnd&) = delete;
+  ~RemovedAtEnd() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+
+private:
+  std::filesystem::path path_;
+};
+
+/// Writes the soup that a streamed run advances into `output` beside it, hidden.
+std::filesystem::path write_soup_start(const std::filesystem::path& output, const Problem& problem,
+                                       const SoupSpec& soup) {
+  std::filesystem::path start = soup_start_for(output);
+  try {
+    write_soup_universe(start, problem, soup);
+  } catch (const Error& e) {
+    // The message names the file asked for, which needs the same room (a full disk, a file
+    // size limit).
+    std::string message = e.what();
+    if (const auto at = message.find(start.string()); at != std::string::npos) {
+      message.replace(at, start.string().size(), output.string());
+    }
+    throw Error(message);
+  }
+  return start;
+}
+
+/// `run` that streams (is_streamed), from the input universe file or from a soup written a row
+/// at a time. With `resume`, a universe `output` of the same problem between the input's
+/// generation and the target is where it goes on from (which input it came from is not
+/// recorded: the caller names the same files again).
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
-  const std::filesystem::path input = *request.input;
   const std::filesystem::path output = request.output;
-  const UniverseHeader start = UniverseReader(input).header();
+  std::optional<SoupSpec> soup;
+  UniverseHeader start;
+  if (request.soup) {
+    soup = parse_soup(*request.soup);
+    start = UniverseHeader{soup_problem(*soup, request.rule, info.family), 0};
+  } else {
+    start = UniverseReader(*request.input).header();
+  }
   require_runnable(info, params, start.problem, output);
   const std::uint64_t target = generation_after(start.generation, request.generations);
   std::error_code error;
-  const bool in_place = std::filesystem::equivalent(input, output, error);
+  const bool in_place = !soup && std::filesystem::equivalent(*request.input, output, error);
   if (request.resume && in_place) {
     throw Error("--resume needs an --output other than the --input: a run in place has "
                 "no record of where it started");
   }
   remove_leftovers_beside(output);
-  std::filesystem::path from = input;
+  std::optional<std::filesystem::path> from; // none: the soup
+  if (!soup) from = *request.input;
   std::uint64_t left = request.generations;
   if (request.resume && std::filesystem::exists(output)) {
     const UniverseHeader done = UniverseReader(output).header();
@@ -108,60 +158,24 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     from = output;
     left = target - done.generation;
   }
-  if (left > 0) {
-    const auto began = std::chrono::steady_clock::now();
-    info.advance_file(from, output, left, params);
-    print_run_time(std::cerr, info.name, start.problem, left, seconds_since(began),
-                   "steady_clock, with the file's reads and writes");
-  } else if (from == input && !in_place) { // nothing to advance: a copy, streamed
-    std::ifstream in(input, std::ios::binary);
-    if (!in) throw Error("cannot read " + input.string());
-    write_file_atomically(output, [&](std::ostream& out) { out << in.rdbuf(); });
-  }
-}
-
-/// `run` from a soup to a universe file, written a row at a time (and then advanced by an
-/// experiment that streams universe files, from beside the output): the universe is
-/// never held whole.
-void run_soup_streamed(const ExperimentInfo& info, const Params& params,
-                       const RunRequest& request) {
-  const SoupSpec soup = parse_soup(*request.soup);
-  const Problem problem = soup_problem(soup, request.rule, info.family);
-  const std::filesystem::path output = request.output;
-  require_runnable(info, params, problem, output);
-  remove_leftovers_beside(output);
-  if (request.generations == 0) {
-    write_soup_universe(output, problem, soup);
+  if (left == 0) { // nothing to advance: a copy, streamed
+    if (soup) {
+      write_soup_universe(output, start.problem, *soup);
+    } else if (*from != output && !in_place) {
+      std::ifstream in(*from, std::ios::binary);
+      if (!in) throw Error("cannot read " + from->string());
+      write_file_atomically(output, [&](std::ostream& out) { out << in.rdbuf(); });
+    }
     return;
   }
-  const std::filesystem::path start = soup_start_for(output);
-  class RemovedAtEnd {
-  public:
-    explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
-    RemovedAtEnd(const RemovedAtEnd&) = delete;
-    RemovedAtEnd& operator=(const RemovedAtEnd&) = delete;
-    ~RemovedAtEnd() {
-      std::error_code ignored;
-      std::filesystem::remove(path_, ignored);
-    }
-
-  private:
-    std::filesystem::path path_;
-  } const removed(start);
-  try {
-    write_soup_universe(start, problem, soup);
-  } catch (const Error& e) {
-    // The start is a hidden file beside the output: the message names the file asked for,
-    // which needs the same room (a full disk, a file size limit).
-    std::string message = e.what();
-    if (const auto at = message.find(start.string()); at != std::string::npos) {
-      message.replace(at, start.string().size(), output.string());
-    }
-    throw Error(message);
+  std::optional<RemovedAtEnd> soup_start;
+  if (soup) {
+    from = write_soup_start(output, start.problem, *soup);
+    soup_start.emplace(*from);
   }
   const auto began = std::chrono::steady_clock::now();
-  info.advance_file(start, output, request.generations, params);
-  print_run_time(std::cerr, info.name, problem, request.generations, seconds_since(began),
+  info.advance_universe_file(*from, output, left, params);
+  print_run_time(std::cerr, info.name, start.problem, left, seconds_since(began),
                  "steady_clock, with the file's reads and writes");
 }
 
@@ -172,19 +186,13 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
     throw Error("--input " + *request.input + " is named as a killed run's leftover beside " +
                 request.output + ", which the run removes: rename it");
   }
-  const bool streamed = info.advance_file && request.input && !request.rule &&
-                        is_universe_file(*request.input) && is_universe_file(request.output);
-  if (streamed) {
-    run_streamed(info, params, request);
-    return;
-  }
-  if (request.resume) {
+  const bool streamed = is_streamed(info, request);
+  if (request.resume && !(streamed && request.input)) {
     throw Error("--resume needs an experiment that streams universe files, a .lbu --input and "
                 "--output, and no --rule");
   }
-  if (request.soup && is_universe_file(request.output) &&
-      (request.generations == 0 || info.advance_file)) {
-    run_soup_streamed(info, params, request);
+  if (streamed) {
+    run_streamed(info, params, request);
     return;
   }
   State state = [&] {

@@ -98,13 +98,15 @@ struct ExperimentInfo {
   /// the default is 2 * steps_per_launch + 1 when that parameter exists, else 5.
   std::function<std::uint64_t(const Params&)> verify_generations{};
   std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make;
-  /// Optional, for experiments that stream a universe file (out-of-core): advances the
-  /// universe file `in` by `generations` into the universe file `out` (written whole,
-  /// atomically, at least once per internal batch) without holding it in memory. `run`
-  /// uses it when both files are universe files (.lbu).
+  /// The second, optional contract, for experiments whose universe need not fit in memory
+  /// (out-of-core): advances the universe file `in` by `generations` into the universe file
+  /// `out` (written whole, atomically, at least once per internal pass) without holding the
+  /// universe. Only `run` calls it, to stream .lbu to .lbu (harness/src/run.cpp); `bench` and
+  /// `verify` time and check the Simulator, whose advance() may call the same code on a file
+  /// of its own.
   std::function<void(const std::filesystem::path& in, const std::filesystem::path& out,
                      std::uint64_t generations, const Params&)>
-      advance_file{};
+      advance_universe_file{};
   /// For a program lifebench runs but does not build (experiments/external-*): what the
   /// results record of it ("description", "program" and "version"); empty for our own code.
   std::map<std::string, std::string> external{};
