@@ -55,7 +55,7 @@ class Faults(lbtest.CliTestCase):
         # Nothing half-written: only whole JSON files, no temporaries.
         folder = self.box.path("out")
         self.assertEqual(sorted(os.listdir(folder)),
-                         ["manifest.json", "test-crash.json", "test-hang.json"])
+                         ["benchmarks.json", "manifest.json", "test-crash.json", "test-hang.json"])
         for name in os.listdir(folder):
             with open(os.path.join(folder, name)) as f:
                 json.load(f)
