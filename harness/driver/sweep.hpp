@@ -2,12 +2,13 @@
 // choosing runs by sweep name, and expanding runs into configurations.
 //
 // clang-format off
-//   [defaults]                          # optional: what every run below takes unless it gives
-//   time_limit_s = 300                  # its own; any of sweeps, rule, boundary, shape,
-//   params = { steps_per_launch = 8 }   # density, generations, repetitions, warmup,
-//                                       # time_limit_s, params (merged by parameter: a run's
-//                                       # own parameter wins) and table (of the runs that
-//                                       # give row and column; the others stay untied)
+//   [defaults]                          # optional: what every run takes unless it gives its
+//   time_limit_s = 300                  # own; any of sweeps, rule, boundary, shape, density,
+//   params = { steps_per_launch = 8 }   # generations, repetitions, warmup, time_limit_s,
+//                                       # params (merged by parameter: a run's own parameter
+//                                       # wins) and table (of the runs that give row and
+//                                       # column; the others stay untied). Not experiment,
+//                                       # row, column or ties: they are each run's own.
 //
 //   [[run]]
 //   sweeps = ["cpu", "gpu"]             # named sweeps including it (required in <name>.sweep.toml)
