@@ -1,8 +1,10 @@
 // Parsing of Golly rule strings with their bounded-grid suffix.
 #include "lifebench/error.hpp"
 #include "lifebench/problem.hpp"
+#include "rule_names.hpp"
 #include "text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
@@ -32,11 +34,15 @@ private:
   }
 
   [[nodiscard]] Rule parse_rule(std::string_view text) const {
+    if (text.find('/') == std::string_view::npos) return parse_without_slash(text);
     auto parts = detail::split(text, '/');
     Rule rule;
     if (parts.size() == 3 && parts[2].size() == 2 && parts[2][0] == '3' &&
         lower(parts[2][1]) == 'd') {
       rule.topology = Topology::cube;
+      parts.pop_back();
+    } else if (parts.size() == 3) {
+      refuse_generations(parts[2]);
       parts.pop_back();
     }
     if (parts.size() != 2) throw fail("expected B<counts>/S<counts>, e.g. B3/S23, B2/S34H");
@@ -71,6 +77,55 @@ private:
     rule.birth = parse_counts(birth, "birth", rule);
     rule.survive = parse_counts(survive, "survival", rule);
     return rule;
+  }
+
+  /// A name ("HighLife", "Life"), or Golly's forms without a slash: "B3S23", and "B234" with
+  /// no survival part.
+  [[nodiscard]] Rule parse_without_slash(std::string_view text) const {
+    if (const auto named = detail::find_named_rule(text)) {
+      using Kind = detail::NamedRule::Kind;
+      switch (named->kind) {
+      case Kind::totalistic:
+        return parse_rule(named->rule);
+      case Kind::multi_state:
+        throw fail("multi-state rules are not supported (Golly's " + std::string(text) +
+                   " has more than two states)");
+      case Kind::rule_table:
+        throw fail("Golly's rule table " + std::string(text) +
+                   " is not a B/S rule; only B/S rules and their names are supported");
+      }
+    }
+    const char first = text.empty() ? '\0' : lower(text.front());
+    if ((first == 'b' || first == 's') &&
+        text.find_first_not_of("BbSsHh0123456789,") == std::string_view::npos) {
+      const char other = first == 'b' ? 's' : 'b';
+      const auto at = text.find_first_of(other == 's' ? "Ss" : "Bb");
+      std::string slashed(text.substr(0, at));
+      slashed += '/';
+      slashed += at == std::string_view::npos ? std::string(1, other) : text.substr(at);
+      return parse_rule(slashed);
+    }
+    if (text.empty()) throw fail("expected B<counts>/S<counts>, e.g. B3/S23, B2/S34H");
+    if (first == 'w' && detail::parse_decimal(text.substr(1))) {
+      throw fail("Wolfram's one-dimensional rules are not supported");
+    }
+    if (first == 'r' && text.find(",C") != std::string_view::npos) {
+      throw fail("Larger than Life rules are not supported");
+    }
+    throw fail("unknown rule name; lifebench runs B/S rules (B3/S23, B2/S34H) and their names "
+               "in Golly and the LifeWiki (Life, HighLife, DayAndNight, Seeds, 34Life, ...)");
+  }
+
+  /// The third part of a two-dimensional rule: Golly's Generations rules ("B2/S/C3",
+  /// "345/2/4") give the number of states there. Two states are an ordinary rule.
+  void refuse_generations(std::string_view states) const {
+    if (!states.empty() && lower(states.front()) == 'c') states.remove_prefix(1);
+    const auto count = detail::parse_decimal(states);
+    if (!count || *count < 2) throw fail("expected B<counts>/S<counts>, e.g. B3/S23, B2/S34H");
+    if (*count > 2) {
+      throw fail("multi-state rules are not supported (a Generations rule of " +
+                 std::to_string(*count) + " states)");
+    }
   }
 
   /// A set of counts: one digit each, or comma-separated numbers once it holds a comma; a
@@ -142,9 +197,13 @@ private:
     for (const auto part : parts) {
       const auto size = detail::parse_decimal(part);
       if (!size) throw fail(detail::quote(part) + " is not a size");
-      if (*size == 0) throw fail("a zero size (unbounded in that direction) is not supported");
       if (*size > static_cast<std::uint64_t>(max_cells)) throw fail("more than 2^40 cells");
       sizes.push_back(static_cast<std::int64_t>(*size));
+    }
+    // Zero is Golly's unbounded size: ":T0" or ":P0,0" is the unbounded plane.
+    if (!cube && std::ranges::all_of(sizes, [](std::int64_t size) { return size == 0; })) return;
+    if (std::ranges::find(sizes, 0) != sizes.end()) {
+      throw fail("a zero size (unbounded in that direction) is not supported");
     }
     // One size stands for all of them, as Golly reads ":T100" as ":T100,100".
     sizes.resize(cube ? 3 : 2, sizes.front());

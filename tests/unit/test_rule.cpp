@@ -84,6 +84,57 @@ TEST(Rule, GollyVariantsReadToTheCanonicalForm) {
   }
 }
 
+TEST(Rule, GollyNamesReadToTheirRules) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Life", "B3/S23"},
+      {"life", "B3/S23"},
+      {"LIFE", "B3/S23"},
+      {"HighLife", "B36/S23"},
+      {"DayAndNight", "B3678/S34678"},
+      {"Day-and-Night", "B3678/S34678"},
+      {"Day&Night", "B3678/S34678"},
+      {"Seeds", "B2/S"},
+      {"LifeWithoutDeath", "B3/S012345678"},
+      {"Morley", "B368/S245"},
+      {"2x2", "B36/S125"},
+      {"34Life", "B34/S34"},
+      {"3-4Life", "B34/S34"},
+      {"Maze", "B3/S12345"},
+      {"Diamoeba", "B35678/S5678"},
+      {"Replicator", "B1357/S1357"},
+      {"Fredkin", "B1357/S02468"},
+      {"LongLife", "B345/S5"},
+      {"PersianRug", "B234/S"},
+      {"AntiLife", "B0123478/S01234678"},
+      {"PlowWorld", "B378/S012345678"},
+  };
+  for (const auto& [name, rule] : cases) {
+    EXPECT_EQ(parse_rule_spec(name).rule, parse_rule_spec(rule).rule) << name;
+    EXPECT_EQ(parse_rule_spec(name).rule.to_string(), rule) << name;
+  }
+  // A name takes a bounded grid as any rule does.
+  const RuleSpec bounded = parse_rule_spec("HighLife:T64,32");
+  EXPECT_EQ(bounded.rule.to_string(), "B36/S23");
+  EXPECT_EQ(*bounded.shape, (Shape{64, 32, 1}));
+}
+
+TEST(Rule, GollyFormsWithoutASlash) {
+  EXPECT_EQ(parse_rule_spec("B3S23").rule.to_string(), "B3/S23");
+  EXPECT_EQ(parse_rule_spec("b36s23").rule.to_string(), "B36/S23");
+  EXPECT_EQ(parse_rule_spec("S23B3").rule.to_string(), "B3/S23");
+  // Golly reads a lone birth part as no survival (Life-Like/persian-rugs.lif: "#R B234").
+  EXPECT_EQ(parse_rule_spec("B234").rule.to_string(), "B234/S");
+  EXPECT_EQ(parse_rule_spec("B2S34H").rule.to_string(), "B2/S34H");
+}
+
+TEST(Rule, GollysZeroSizedGridIsTheUnboundedPlane) {
+  for (const char* text : {"B3/S23:T0", "B3/S23:T0,0", "B3/S23:P0,0"}) {
+    const RuleSpec spec = parse_rule_spec(text);
+    EXPECT_FALSE(spec.shape.has_value()) << text;
+    EXPECT_EQ(spec.rule.to_string(), "B3/S23");
+  }
+}
+
 TEST(Rule, BoundedGrids) {
   const RuleSpec torus = parse_rule_spec("B3/S23:T64,32");
   ASSERT_TRUE(torus.shape.has_value());
@@ -123,8 +174,29 @@ TEST(Rule, ProblemToStringRoundTrips) {
 TEST(Rule, ErrorsNameTheText) {
   const std::pair<const char*, const char*> cases[] = {
       {"", "expected B<counts>/S<counts>"},
-      {"B3S23", "expected B<counts>/S<counts>"},
-      {"B3/S23/2", "expected B<counts>/S<counts>"},
+      {"B3/S23/x", "expected B<counts>/S<counts>"},
+      {"B3/S23/1", "expected B<counts>/S<counts>"},
+      {"B3/S23/2/1", "expected B<counts>/S<counts>"},
+      {"B2/S/C3", "multi-state rules are not supported (a Generations rule of 3 states)"},
+      {"/2/3", "multi-state rules are not supported"},
+      {"345/3/6", "multi-state rules are not supported (a Generations rule of 6 states)"},
+      {"LifeHistory", "multi-state rules are not supported (Golly's LifeHistory has more"},
+      {"LifeHistory:T30,20", "multi-state rules are not supported"},
+      {"JvN29", "multi-state rules are not supported"},
+      {"WireWorld", "multi-state rules are not supported"},
+      {"Worm-1040512", "multi-state rules are not supported"},
+      {"Turmite_121181121020", "multi-state rules are not supported"},
+      {"Banks-I", "Golly's rule table Banks-I is not a B/S rule"},
+      {"HighLive", "unknown rule name; lifebench runs B/S rules (B3/S23, B2/S34H) and their "
+                   "names in Golly and the LifeWiki (Life, HighLife, DayAndNight, Seeds, 34Life, "
+                   "...)"},
+      {"W110", "Wolfram's one-dimensional rules are not supported"},
+      {"Lifes", "unknown rule name"},
+      {"B3S23X", "unknown rule name"},
+      {"Worm-", "unknown rule name"},
+      {"R5,C0,M1,S34..58,B34..45,NM", "Larger than Life rules are not supported"},
+      {"B3/S23:P0,10", "a zero size"},
+      {"B6/S567/3D:T0", "a zero size"},
       {"B3/B23", "one B part and one S part"},
       {"B3/23", "one B part and one S part"},
       {"B9/S23", "birth count 9 exceeds the 8 neighbours of a square rule"},

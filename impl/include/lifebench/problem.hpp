@@ -11,9 +11,14 @@
 // followed by an optional bounded grid: ":T<w>,<h>[,<d>]" (torus) or
 // ":P<w>,<h>[,<d>]" (plane, dead outside); one size alone stands for all of
 // them, as Golly reads ":T100" as ":T100,100". Golly's shifted and twisted
-// topologies (Klein bottle, cross-surface, sphere) and its unbounded (zero)
-// sizes are refused. Lowercase letters and Golly's S/B form ("23/3") are read
-// too; to_string() gives the canonical B/S form.
+// topologies (Klein bottle, cross-surface, sphere) and its sizes of zero
+// (unbounded in one direction) are refused, but a 2D grid of zeros (":T0") is
+// Golly's unbounded plane, as no grid at all. Lowercase letters, Golly's S/B
+// form ("23/3") and its forms without a slash ("B3S23", "B234": no survival) are
+// read too, and rules by name as Golly names them ("Life", "HighLife", "Day and
+// Night", "34Life": letters and digits count, in any case); to_string() gives
+// the canonical B/S form. Multi-state rules (Golly's Generations rules "B2/S/C3",
+// rule tables such as LifeHistory) are refused as such.
 #pragma once
 
 #include <cstdint>
