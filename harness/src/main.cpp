@@ -60,10 +60,15 @@ int main_with_errors(int argc, char** argv) {
       app.add_subcommand("run", "Advance a pattern file or a soup and write the result");
   RunRequest run_request;
   run_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
-  auto* input = run_cmd->add_option("--input", run_request.input, "Input file (.rle, .lbu, .dat)");
+  auto* input = run_cmd->add_option(
+      "--input", run_request.input,
+      "Input file (.rle, .lif, .life, .mc, each also .gz; .lbu, .dat); a pattern with no "
+      "bounded grid runs on Golly's unbounded plane");
   run_cmd->add_option("--soup", run_request.soup, "Random soup WxH[xD],density,seed")
       ->excludes(input);
-  run_cmd->add_option("--rule", run_request.rule, "Rule with bounded grid, e.g. B3/S23:T64,64");
+  run_cmd->add_option("--rule", run_request.rule,
+                      "Rule, with a bounded grid or not, e.g. B3/S23:T64,64 or HighLife; it "
+                      "replaces the input's, with a warning where they differ");
   run_cmd->add_option("--generations", run_request.generations, "Generations")
       ->required()
       ->check(whole_number(0, kMaxGenerations));

@@ -3,6 +3,7 @@
 #include "lifebench/soup.hpp"
 #include "lifebench/state_io.hpp"
 #include "lifebench/universe.hpp"
+#include "run_input.hpp"
 #include "run_time.hpp"
 
 #include <algorithm>
@@ -197,7 +198,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   }
   State state = [&] {
     if (request.input) {
-      State read = read_state(*request.input, request.rule);
+      State read = read_run_input(info, params, request);
       require_runnable(info, params, read.problem, request.output);
       return read;
     }

@@ -12,17 +12,12 @@
 #include <unistd.h>
 
 namespace lifebench {
-namespace {
-
-/// Physical memory of this machine in bytes, or 0 where it cannot be told.
-std::uint64_t physical_memory_bytes() {
+std::uint64_t host_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page_size <= 0) return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
-
-} // namespace
 
 Grid::Grid(Shape shape) : shape_(shape) {
   if (auto reason = invalid_shape_reason(shape)) {
@@ -31,7 +26,7 @@ Grid::Grid(Shape shape) : shape_(shape) {
   // Refused up front: with overcommit, a grid larger than the machine would be
   // allocated and then killed while it is filled.
   const auto bytes = static_cast<std::uint64_t>(shape.cells());
-  const std::uint64_t memory = physical_memory_bytes();
+  const std::uint64_t memory = host_memory_bytes();
   if (memory != 0 && bytes > memory) {
     throw Error("grid " + shape.to_string() + " needs " + std::to_string(bytes >> 20) +
                 " MiB of host memory (one byte per cell); this machine has " +

@@ -264,9 +264,7 @@ template <class Live> void read_body(Reader& r, Shape size, Live&& live) {
 
 /// The whole of `in`, read as the reader reads it.
 Reader reader_of(std::istream& in, const std::string& source) {
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw Error(source + ": read error");
-  return {std::move(text), source};
+  return {detail::read_text(in, source), source};
 }
 
 /// The comment lines and the header: all of the pattern but its cells.
@@ -309,11 +307,25 @@ Pattern read_rle(std::istream& in, const std::string& source) {
 
 Grid read_rle_into_grid(std::istream& in, const std::string& source,
                         const std::function<Shape(const Pattern&)>& grid_for) {
+  return read_rle_placed(in, source, [&](const Pattern& pattern) {
+    const Shape shape = grid_for(pattern);
+    return Placement{shape, corner_in_grid(pattern, shape)};
+  });
+}
+
+Grid read_rle_placed(std::istream& in, const std::string& source,
+                     const std::function<Placement(const Pattern&)>& place) {
   Reader r = reader_of(in, source);
   Pattern pattern;
   read_up_to_body(r, pattern);
-  const Shape shape = grid_for(pattern);
-  const Cell corner = corner_in_grid(pattern, shape);
+  const Placement placement = place(pattern);
+  const Shape& shape = placement.grid;
+  const Cell corner = placement.corner;
+  LIFEBENCH_EXPECTS(shape.depth == 1 && corner.x >= 0 && corner.y >= 0 &&
+                        corner.x <= shape.width - pattern.size.width &&
+                        corner.y <= shape.height - pattern.size.height,
+                    "the " + pattern.size.to_string() + " pattern placed outside the " +
+                        shape.to_string() + " grid");
   Grid grid(shape);
   read_body(r, pattern.size, [&](std::int64_t x, std::int64_t y, std::int64_t length) {
     std::uint8_t* row = grid.data() + grid.index(corner.x + x, corner.y + y);

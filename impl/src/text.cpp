@@ -1,6 +1,9 @@
 #include "text.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
+#include <iterator>
 
 namespace lifebench::detail {
 
@@ -22,6 +25,53 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     if (at == std::string_view::npos) return parts;
     text.remove_prefix(at + 1);
   }
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const auto end = text.find_first_of("\r\n");
+    lines.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    const bool crlf = text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n';
+    text.remove_prefix(end + (crlf ? 2 : 1));
+  }
+  return lines;
+}
+
+std::vector<Word> split_words(std::string_view line) {
+  std::vector<Word> words;
+  std::size_t at = 0;
+  for (;;) {
+    at = line.find_first_not_of(" \t", at);
+    if (at == std::string_view::npos) return words;
+    const auto end = std::min(line.find_first_of(" \t", at), line.size());
+    words.push_back({line.substr(at, end - at), at});
+    at = end;
+  }
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t limit) {
+  const bool negative = text.starts_with('-');
+  if (negative) text.remove_prefix(1);
+  const auto magnitude = parse_decimal(text);
+  if (!magnitude || *magnitude > static_cast<std::uint64_t>(limit)) return std::nullopt;
+  const auto value = static_cast<std::int64_t>(*magnitude);
+  return negative ? -value : value;
+}
+
+ParseError parse_error(const std::string& source, std::size_t line, std::size_t column,
+                       const std::string& what) {
+  const auto shown = [](std::size_t n) {
+    return static_cast<int>(std::min<std::size_t>(n, INT_MAX - 1) + 1);
+  };
+  return {source, shown(line), shown(column), what};
+}
+
+std::string read_text(std::istream& in, const std::string& source) {
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw Error(source + ": read error");
+  return text;
 }
 
 std::string quote(std::string_view text) {

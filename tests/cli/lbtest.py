@@ -3,6 +3,7 @@ per test with its own copy of the driver, so that only the experiments a test
 puts there are found (plus those it names with --experiments)."""
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -36,6 +37,45 @@ def real_experiment(name):
     """Path of a built experiment executable beside the driver, or None."""
     path = os.path.join(os.path.dirname(LIFEBENCH), "experiments", "lifebench-exp-" + name)
     return path if os.access(path, os.X_OK) else None
+
+
+def experiment_folder(case, name):
+    """The folder of the built experiment `name`; skips `case` where it is not built."""
+    binary = real_experiment(name)
+    if binary is None:
+        case.skipTest("%s is not built" % name)
+    return os.path.dirname(binary)
+
+
+def rle_body(text):
+    """An RLE's runs without its comment and header lines or line breaks."""
+    return "".join(line.strip() for line in text.splitlines()
+                   if line and not line.startswith(("#", "x")))
+
+
+def rle_cells(text, placed=False):
+    """The live cells (x, y) of an RLE, counted from its box's top-left cell, or with `placed`
+    at Golly's coordinates: from its "#CXRLE Pos=x,y", else from (0, 0)."""
+    pos = re.search(r"^#CXRLE.*\bPos=(-?\d+),(-?\d+)", text, re.M) if placed else None
+    left, top = (int(pos.group(1)), int(pos.group(2))) if pos else (0, 0)
+    cells, x, y, count = set(), 0, 0, ""
+    for c in rle_body(text):
+        if c.isdigit():
+            count += c
+            continue
+        n = int(count or 1)
+        count = ""
+        if c == "o":
+            cells.update((left + x + i, top + y) for i in range(n))
+        if c in "ob":
+            x += n
+        elif c == "$":
+            x, y = 0, y + n
+        elif c == "!":
+            break
+        else:
+            raise ValueError("unexpected %r in an RLE body" % c)
+    return cells
 
 
 def test_experiment(name):

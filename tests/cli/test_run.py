@@ -9,27 +9,6 @@ import subprocess
 import lbtest
 
 
-def live_cells(rle):
-    """Live (x, y) cells of an RLE body, counted from its box's top-left."""
-    body = "".join(l for l in rle.splitlines() if l and l[0] not in "#x")
-    cells, x, y, count = set(), 0, 0, ""
-    for c in body:
-        if c.isdigit():
-            count += c
-            continue
-        n = int(count or 1)
-        count = ""
-        if c == "o":
-            cells.update((x + i, y) for i in range(n))
-        if c in "ob":
-            x += n
-        elif c == "$":
-            x, y = 0, y + n
-        elif c == "!":
-            break
-    return cells
-
-
 class RunFake(lbtest.CliTestCase):
     def test_arguments_pass_through_verbatim(self):
         self.box.add_fake("fake")
@@ -81,7 +60,7 @@ class RunReal(lbtest.CliTestCase):
         with open(self.box.path("out.rle")) as f:
             text = f.read()
         header = next(l for l in text.splitlines() if l.startswith("x"))
-        return live_cells(text), header
+        return lbtest.rle_cells(text), header
 
     def test_glider_on_the_torus_as_golly(self):
         # Golly centres the 3x3 glider on the 64x64 torus: its box's top-left at (31, 31).

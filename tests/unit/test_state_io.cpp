@@ -68,16 +68,132 @@ TEST_F(StateIo, GollyPositionIsHonoured) {
   EXPECT_EQ(state.generation, 9U);
 }
 
+TEST_F(StateIo, UnboundedRleIsGollysPlane) {
+  // No rule is Conway's, as in Golly; without "#CXRLE Pos" the top-left cell is at (0, 0).
+  write(file("norule.rle"), "x = 3, y = 2\nobo$bo!\n");
+  const State plain = read_state(file("norule.rle"), std::nullopt);
+  EXPECT_EQ(plain.problem.to_string(), "B3/S23:P3,2");
+  EXPECT_EQ(plain.origin, (Position{0, 0}));
+  EXPECT_EQ(plain.grid, grid_with(Shape{3, 2, 1}, {{0, 0}, {2, 0}, {1, 1}}));
+
+  write(file("placed.rle"), "#CXRLE Pos=-7,4 Gen=12\nx = 3, y = 1, rule = HighLife\n3o!\n");
+  const State placed =
+      read_state(file("placed.rle"), ReadOptions{.plane = PlaneFit{.generations = 5}});
+  EXPECT_EQ(placed.problem.to_string(), "B36/S23:P13,11");
+  EXPECT_EQ(placed.origin, (Position{-12, -1}));
+  EXPECT_EQ(placed.generation, 12U);
+  EXPECT_EQ(placed.grid, grid_with(Shape{13, 11, 1}, {{5, 5}, {6, 5}, {7, 5}}));
+  // A bounded grid in the rule places the pattern as before, centred or at its Pos.
+  EXPECT_FALSE(read_state(file("placed.rle"), "B3/S23:T16,16").origin.has_value());
+}
+
+TEST_F(StateIo, PlaneRoundTripKeepsGollysCoordinates) {
+  // A blinker at Golly's (-1..1, 3) turns over, and is written as Golly writes its plane.
+  write(file("blinker.rle"), "#CXRLE Pos=-1,3\nx = 3, y = 1, rule = B3/S23\n3o!\n");
+  State state = read_state(file("blinker.rle"), ReadOptions{.plane = PlaneFit{.generations = 1}});
+  state.grid = reference_advance(state.problem, state.grid, 1);
+  state.generation = 1;
+  write_state(file("out.rle"), state);
+  EXPECT_EQ(contents(file("out.rle")),
+            "#CXRLE Pos=0,2 Gen=1\nx = 1, y = 3, rule = B3/S23\no$o$o!\n");
+  const State back = read_state(file("out.rle"), std::nullopt);
+  EXPECT_EQ(back.origin, (Position{0, 2}));
+  EXPECT_EQ(back.generation, 1U);
+  // With no live cell, Golly's empty pattern.
+  state.grid = Grid(state.grid.shape());
+  write_state(file("empty.rle"), state);
+  EXPECT_EQ(contents(file("empty.rle")), "#CXRLE Gen=1\nx = 0, y = 0, rule = B3/S23\n!\n");
+  EXPECT_EQ(read_state(file("empty.rle"), std::nullopt).grid.population(), 0);
+  // Only RLE keeps a place on the plane.
+  EXPECT_NE(error_of([&] {
+              write_state(file("out.lbu"), state);
+            }).find("a pattern of Golly's unbounded plane is written as RLE (.rle)"),
+            std::string::npos);
+  EXPECT_THROW(require_writable(file("out.dat"), state.problem, true), Error);
+  EXPECT_EQ(listing(), (std::vector<std::string>{"blinker.rle", "empty.rle", "out.rle"}));
+}
+
+TEST_F(StateIo, GollysOtherFormats) {
+  write(file("acorn.LIF"), "#Life 1.05\n#P -3 -1\n.*\n...*\n**..***\n");
+  const State acorn = read_state(file("acorn.LIF"), std::nullopt);
+  EXPECT_EQ(acorn.problem.to_string(), "B3/S23:P7,3");
+  EXPECT_EQ(acorn.origin, (Position{-3, -1}));
+  EXPECT_EQ(acorn.grid.population(), 7);
+  write(file("glider.life"), "#Life 1.06\n0 -1\n1 0\n-1 1\n0 1\n1 1\n");
+  // Golly's bounded grid puts its top-left cell at (-(W/2), -(H/2)).
+  EXPECT_EQ(read_state(file("glider.life"), "B3/S23:T8,8").grid,
+            grid_with(Shape{8, 8, 1}, {{4, 3}, {5, 4}, {3, 5}, {4, 5}, {5, 5}}));
+  EXPECT_NE(error_of([&] { read_state(file("glider.life"), "B3/S23:T2,2"); })
+                .find("the live cells, from (-1, -1) to (1, 1), do not fit into the 2x2 grid, "
+                      "from (-1, -1)"),
+            std::string::npos);
+  write(file("cell.mc"), "[M2] (golly 3.3)\n#R B36/S23\n#G 4\n$$$$$$.......*$\n4 1 0 0 0\n");
+  const State cell = read_state(file("cell.mc"), std::nullopt);
+  EXPECT_EQ(cell.problem.to_string(), "B36/S23:P1,1");
+  EXPECT_EQ(cell.origin, (Position{-1, -1}));
+  EXPECT_EQ(cell.generation, 4U);
+}
+
+TEST_F(StateIo, AGivenRuleThatDiffersWarns) {
+  write(file("named.rle"), "x = 1, y = 1, rule = B3/S23:T8,8\no!\n");
+  write(file("plane.rle"), "x = 1, y = 1, rule = B3/S23\no!\n");
+  write(file("none.rle"), "x = 1, y = 1\no!\n");
+  std::vector<std::string> warnings;
+  const auto read = [&](const char* name, const char* rule) {
+    return read_state(file(name), ReadOptions{.rule = rule, .warn = [&](const std::string& line) {
+                                                warnings.push_back(line);
+                                              }});
+  };
+  EXPECT_EQ(read("named.rle", "B36/S23:T8,8").problem.to_string(), "B36/S23:T8,8");
+  EXPECT_EQ(read("named.rle", "B3/S23:P8,8").problem.to_string(), "B3/S23:P8,8");
+  EXPECT_EQ(read("named.rle", "B3/S23:T8,8").problem.to_string(), "B3/S23:T8,8");
+  // A bounded grid for a pattern of the plane, or a rule for a file that names none, changes
+  // nothing the file says.
+  EXPECT_EQ(read("plane.rle", "B3/S23:T8,8").problem.to_string(), "B3/S23:T8,8");
+  EXPECT_EQ(read("none.rle", "B2/S:T8,8").problem.to_string(), "B2/S:T8,8");
+  EXPECT_EQ(read("plane.rle", "Seeds").problem.to_string(), "B2/S:P1,1");
+  EXPECT_EQ(warnings, (std::vector<std::string>{
+                          file("named.rle").string() +
+                              ": the rule given, B36/S23:T8,8, replaces the file's B3/S23:T8,8",
+                          file("named.rle").string() +
+                              ": the rule given, B3/S23:P8,8, replaces the file's B3/S23:T8,8",
+                          file("plane.rle").string() +
+                              ": the rule given, B2/S, replaces the file's B3/S23"}));
+}
+
+TEST_F(StateIo, GzipErrors) {
+  // A file named .gz that is not gzip is read as it stands, as Golly reads it.
+  write(file("plain.rle.gz"), "x = 1, y = 1\no!\n");
+  EXPECT_EQ(read_state(file("plain.rle.gz"), std::nullopt).grid.population(), 1);
+  write(file("text.rle.gz"), "not a pattern\n");
+  EXPECT_EQ(error_of([&] { read_state(file("text.rle.gz"), std::nullopt); }),
+            file("text.rle.gz").string() +
+                ": not gzip data (no 1f 8b at its start), nor a pattern as it stands: " +
+                file("text.rle.gz").string() +
+                ":1:1: expected a # line or the header \"x = <width>, y = <height>[, rule = "
+                "<rule>]\", found 'n'");
+  // gzip's header alone: the deflate data is missing.
+  write(file("cut.rle.gz"), std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10));
+  EXPECT_EQ(error_of([&] { read_state(file("cut.rle.gz"), std::nullopt); }),
+            file("cut.rle.gz").string() + ": the gzip data ends early (the file is cut short)");
+  write(file("bad.rle.gz"), std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff", 12));
+  EXPECT_NE(error_of([&] {
+              read_state(file("bad.rle.gz"), std::nullopt);
+            }).find(": damaged gzip data (zlib: "),
+            std::string::npos);
+  write(file("x.lbu.gz"), "");
+  EXPECT_NE(error_of([&] {
+              read_state(file("x.lbu.gz"), std::nullopt);
+            }).find("unknown extension \".lbu.gz\""),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              require_writable(file("out.rle.gz"), Problem{});
+            }).find("lifebench writes .rle (2D), .lbu (2D universe file) and .dat/.bin (3D)"),
+            std::string::npos);
+}
+
 TEST_F(StateIo, RleErrors) {
-  write(file("norule.rle"), "x = 1, y = 1\no!\n");
-  EXPECT_EQ(error_of([&] { read_state(file("norule.rle"), std::nullopt); }),
-            file("norule.rle").string() +
-                ": no rule: add \"rule = B3/S23:T64,64\" (for example) to the header or pass "
-                "--rule");
   write(file("unbounded.rle"), "x = 1, y = 1, rule = B3/S23\no!\n");
-  EXPECT_EQ(error_of([&] { read_state(file("unbounded.rle"), std::nullopt); }),
-            file("unbounded.rle").string() +
-                ": rule B3/S23 has no bounded grid: use e.g. B3/S23:T64,64");
   EXPECT_NE(error_of([&] {
               read_state(file("unbounded.rle"), "B6/S567/3D:T4,4,4");
             }).find("the 3D rule B6/S567/3D cannot run a 2D RLE pattern"),
@@ -95,10 +211,11 @@ TEST_F(StateIo, FileErrors) {
   EXPECT_EQ(error_of([&] { read_state(file("missing.rle"), std::nullopt); }),
             "cannot read " + file("missing.rle").string() + ": No such file or directory");
   write(file("pattern.txt"), "x = 1, y = 1\no!\n");
-  EXPECT_EQ(
-      error_of([&] { read_state(file("pattern.txt"), std::nullopt); }),
-      file("pattern.txt").string() +
-          ": unknown extension \".txt\": use .rle (2D), .lbu (2D universe file) or .dat/.bin (3D)");
+  EXPECT_EQ(error_of([&] { read_state(file("pattern.txt"), std::nullopt); }),
+            file("pattern.txt").string() +
+                ": unknown extension \".txt\": use .rle (2D), .lif or .life (Life 1.05/1.06), "
+                ".mc (macrocell), any of these gzipped (.rle.gz), .lbu (2D universe file) or "
+                ".dat/.bin (3D)");
   EXPECT_THROW(read_state(file("no-extension"), std::nullopt), Error);
 }
 

@@ -59,6 +59,17 @@ inline std::filesystem::path dataset(const std::string& name) {
   return std::filesystem::path(LIFEBENCH_DATASETS_DIR) / name;
 }
 
+/// The message of the Error that `call` throws (a test failure where it throws none).
+template <typename Call> std::string thrown_message(Call call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return {};
+}
+
 /// A fresh directory per test, removed afterwards.
 class TempDirTest : public ::testing::Test {
 protected:
@@ -88,15 +99,7 @@ protected:
   }
 
   /// The message of the Error that `call` throws.
-  template <typename Call> static std::string error_of(Call call) {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return {};
-  }
+  template <typename Call> static std::string error_of(Call call) { return thrown_message(call); }
 
   std::filesystem::path dir_;
 };

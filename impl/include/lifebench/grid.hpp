@@ -37,6 +37,10 @@ private:
   std::vector<std::uint8_t> cells_;
 };
 
+/// Physical memory of this machine in bytes, or 0 where it cannot be told: no grid larger
+/// than it is made.
+std::uint64_t host_memory_bytes();
+
 /// The first cell (in memory order) where two grids of one shape differ.
 struct Mismatch {
   std::int64_t x = 0, y = 0, z = 0;

@@ -60,12 +60,30 @@ Grid read_rle_into_grid(std::istream& in, const std::string& source,
 void write_rle(std::ostream& out, const Grid& grid, const Problem& problem,
                std::uint64_t generation);
 
+/// Writes a grid that stands for Golly's unbounded plane, its top-left cell at Golly's
+/// `origin`, as Golly writes a pattern of its plane: the box of the live cells, its place
+/// ("#CXRLE Pos") and the rule with no bounded grid ("x = 0, y = 0" where none lives).
+void write_rle_plane(std::ostream& out, const Grid& grid, const Rule& rule, Position origin,
+                     std::uint64_t generation);
+
 /// A cell of a grid, counted from its top-left cell.
 struct Cell {
   std::int64_t x = 0;
   std::int64_t y = 0;
   friend bool operator==(const Cell&, const Cell&) = default;
 };
+
+/// Where a pattern goes: the shape of a grid and the grid cell of the pattern's top-left cell.
+struct Placement {
+  Shape grid;
+  Cell corner;
+};
+
+/// Reads an RLE straight into a grid, the only copy of its cells: `place` is given the pattern
+/// without its cells (`alive` empty) and returns the grid and where the pattern goes, which
+/// must hold it, or throws. Throws ParseError on malformed text.
+Grid read_rle_placed(std::istream& in, const std::string& source,
+                     const std::function<Placement(const Pattern&)>& place);
 
 /// Where Golly puts the pattern's top-left cell in a bounded grid of `grid_shape`: at its
 /// "#CXRLE Pos" when it has one (as place_in_grid(pattern, shape, position)), else centred

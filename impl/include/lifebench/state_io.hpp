@@ -1,11 +1,15 @@
 // Files the CLI reads and writes, by extension: ".rle" (2D, rule and bound in
 // the header), ".lbu" (2D universe file, universe.hpp; read whole here) and
-// ".dat"/".bin" (3D HPCGame format, rule B6/S567/3D unless given).
+// ".dat"/".bin" (3D HPCGame format, rule B6/S567/3D unless given); read only, Golly's
+// ".lif"/".life" (Life 1.05 and 1.06) and ".mc" (macrocell), and ".rle", ".lif", ".life"
+// and ".mc" gzipped (".rle.gz"). A pattern whose rule gives no bounded grid is Golly's
+// unbounded plane (plane.hpp); a file that names no rule runs Conway's, as in Golly.
 // Outputs are written to a temporary file beside the target and renamed into
 // place, so a failure never leaves a half-written file.
 #pragma once
 
 #include "lifebench/grid.hpp"
+#include "lifebench/plane.hpp"
 #include "lifebench/problem.hpp"
 
 #include <cstddef>
@@ -24,17 +28,35 @@ struct State {
   Problem problem;
   Grid grid;
   std::uint64_t generation = 0;
+  /// Where the grid stands for Golly's unbounded plane: Golly's coordinates of its top-left
+  /// cell. Absent for a bounded grid.
+  std::optional<Position> origin = std::nullopt;
 };
 
-/// Loads a state; `rule_override` (a rule spec, e.g. "B3/S23:T64,64") replaces
-/// the file's rule. Throws Error if the result has no bounded grid or the
-/// pattern does not fit into it.
+/// How read_state() reads a file.
+struct ReadOptions {
+  /// Replaces the file's rule (a rule spec, e.g. "B3/S23:T64,64").
+  std::optional<std::string> rule = std::nullopt;
+  /// How a pattern with no bounded grid is put on one.
+  PlaneFit plane{};
+  /// Told, in one line, where `rule` differs from the rule the file names.
+  std::function<void(const std::string&)> warn{};
+};
+
+/// Loads a state. Throws Error if the pattern does not fit into its bounded grid, or its
+/// plane cannot be made.
+State read_state(const std::filesystem::path& path, const ReadOptions& options);
+
+/// read_state() with `rule_override` for the file's rule and, for a pattern with no bounded
+/// grid, the plane of its box with a dead boundary.
 State read_state(const std::filesystem::path& path,
                  const std::optional<std::string>& rule_override);
 
-/// Throws unless the format `path`'s extension names can hold `problem`'s states and `path`
-/// names a file in a folder that exists, so that a caller can refuse before it simulates.
-void require_writable(const std::filesystem::path& path, const Problem& problem);
+/// Throws unless the format `path`'s extension names can hold `problem`'s states (`unbounded`:
+/// states of Golly's unbounded plane, which RLE alone keeps) and `path` names a file in a
+/// folder that exists, so that a caller can refuse before it simulates.
+void require_writable(const std::filesystem::path& path, const Problem& problem,
+                      bool unbounded = false);
 
 /// Writes a state in the format its extension names, atomically.
 void write_state(const std::filesystem::path& path, const State& state);
