@@ -15,6 +15,7 @@ import json
 import re
 from collections import Counter
 from datetime import datetime, timezone
+from pathlib import PurePath
 from typing import Any, Iterable, Sequence
 
 from .bounds import Kind, fraction
@@ -391,7 +392,9 @@ def _run_section(run: Run, data: str | None) -> str:
             external = info.get("external") if isinstance(info.get("external"), dict) else None
             rows.append(
                 f"<tr><td>{esc(name)}"
-                + (_original(f"{external.get('program')} {external.get('version')}".strip())
+                # The program's name, not its path on the machine that ran it.
+                + (_original(f"{PurePath(str(external.get('program'))).name} "
+                             f"{external.get('version')}".strip())
                    if external else "")
                 + f"</td><td>{esc(info.get('backend'))}</td>"
                 f"<td>{esc(info.get('family'))}</td>"

@@ -189,10 +189,12 @@ class Checker:
         for kind in ("published", "measured", "ratio", "normalised"):
             if not root.find("table", id=kind):
                 self.fail(page, f'no <table id="{kind}">')
-        higher_is_better = spec["unit"] not in ("s", "ms", "us", "s/gen", "ms/gen", "us/gen")
+        def higher_is_better(column: dict) -> bool:  # a column may have a unit of its own
+            return column.get("unit", spec["unit"]) not in (
+                "s", "ms", "us", "s/gen", "ms/gen", "us/gen")
         measured: dict[tuple[str, str], float | None] = {}
         for row in rows:
-            for i, column in enumerate(columns):
+            for i, (column, column_spec) in enumerate(zip(columns, spec["columns"])):
                 key = (row["name"], column)
                 where = f"{row['name']} / {column}"
                 pub = root.find("td", data_kind="published", data_row=key[0], data_col=column)
@@ -224,7 +226,7 @@ class Checker:
                     page, where, rat, measured[key], None if published == "-" else float(published)
                 )
                 self.check_normalised(page, where, nor, number(rat.attrs.get("data-value", "")),
-                                      higher_is_better)
+                                      higher_is_better(column_spec))
         for row in rows:  # computed rows: the ratio of their two rows
             if "ratio" not in row:
                 continue
