@@ -96,6 +96,12 @@ private:
       }
     }
     const char first = text.empty() ? '\0' : lower(text.front());
+    // Golly writes non-totalistic rules with an underscore too ("B3_S23-a4ei6").
+    if (first == 'b' && text.find('_') != std::string_view::npos) {
+      std::string slashed(text);
+      std::replace(slashed.begin(), slashed.end(), '_', '/');
+      return parse_rule(slashed);
+    }
     if ((first == 'b' || first == 's') &&
         text.find_first_not_of("BbSsHh0123456789,") == std::string_view::npos) {
       const char other = first == 'b' ? 's' : 'b';

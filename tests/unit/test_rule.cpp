@@ -125,6 +125,8 @@ TEST(Rule, GollyFormsWithoutASlash) {
   // Golly reads a lone birth part as no survival (Life-Like/persian-rugs.lif: "#R B234").
   EXPECT_EQ(parse_rule_spec("B234").rule.to_string(), "B234/S");
   EXPECT_EQ(parse_rule_spec("B2S34H").rule.to_string(), "B2/S34H");
+  // Golly writes an underscore in non-totalistic rules only, but means a slash by it.
+  EXPECT_EQ(parse_rule_spec("B3_S23").rule.to_string(), "B3/S23");
 }
 
 TEST(Rule, GollysZeroSizedGridIsTheUnboundedPlane) {
@@ -191,6 +193,7 @@ TEST(Rule, ErrorsNameTheText) {
                    "names in Golly and the LifeWiki (Life, HighLife, DayAndNight, Seeds, 34Life, "
                    "...)"},
       {"W110", "Wolfram's one-dimensional rules are not supported"},
+      {"B3_S23-a4ei6", "'-' in the survival counts is not a neighbour count (only totalistic"},
       {"Lifes", "unknown rule name"},
       {"B3S23X", "unknown rule name"},
       {"Worm-", "unknown rule name"},
