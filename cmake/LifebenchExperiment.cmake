@@ -1,7 +1,7 @@
 include(LifebenchOpenCL)
 
 # lifebench_add_experiment(NAME <name> BACKEND cpu|simd|cuda|opencl SOURCES <files...>
-#                          [LIBRARIES <targets...>] [TEST_ONLY]
+#                          [LIBRARIES <targets...>] [TEST_ONLY] [CONFORMANCE_PARTS <n>]
 #                          [RANK_SOURCES <files...> [RANK_LIBRARIES <targets...>]])
 #
 # Builds experiments/<name> as the executable lifebench-exp-<name> (target
@@ -12,9 +12,11 @@ include(LifebenchOpenCL)
 # by default and have no sweep.toml. RANK_SOURCES make an MPI experiment: its rank
 # program lifebench-rank-<name> (target lifebench.rank.<name>, kernels/mpi/rank_main.hpp)
 # is built beside it, and the experiment links kernels/mpi/ranks_simulator.hpp, which
-# starts the ranks; neither is built where MPI is switched off.
+# starts the ranks; neither is built where MPI is switched off. CONFORMANCE_PARTS splits a
+# long conformance matrix into n tests run side by side, lifebench.test.conformance.<name>.part<k>
+# (verify --shard k/n), instead of the one test lifebench.test.conformance.<name>.
 function(lifebench_add_experiment)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND;CONFORMANCE_PARTS"
                         "SOURCES;LIBRARIES;RANK_SOURCES;RANK_LIBRARIES")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "lifebench_add_experiment: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -82,9 +84,20 @@ function(lifebench_add_experiment)
     if(arg_BACKEND STREQUAL "cuda")
       set(label gpu)
     endif()
-    add_test(NAME lifebench.test.conformance.${arg_NAME} COMMAND ${target} verify)
-    set_tests_properties(lifebench.test.conformance.${arg_NAME} PROPERTIES
-                         LABELS "${label};conformance" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    set_property(GLOBAL PROPERTY LIFEBENCH_CONFORMANCE_LABELS_${arg_NAME} "${label};conformance")
+    set(test lifebench.test.conformance.${arg_NAME})
+    if(NOT arg_CONFORMANCE_PARTS)
+      add_test(NAME ${test} COMMAND ${target} verify)
+      set_tests_properties(${test} PROPERTIES LABELS "${label};conformance" SKIP_RETURN_CODE 77
+                                              TIMEOUT 900)
+      return()
+    endif()
+    foreach(part RANGE 1 ${arg_CONFORMANCE_PARTS})
+      add_test(NAME ${test}.part${part} COMMAND ${target} verify --shard
+                                                 ${part}/${arg_CONFORMANCE_PARTS})
+      set_tests_properties(${test}.part${part} PROPERTIES LABELS "${label};conformance"
+                                                           SKIP_RETURN_CODE 77 TIMEOUT 900)
+    endforeach()
   endif()
 endfunction()
 
@@ -130,10 +143,10 @@ function(lifebench_add_conformance_variant)
     message(FATAL_ERROR "lifebench_add_conformance_variant: NAME, VARIANT and PARAMS are required")
   endif()
   set(test lifebench.test.conformance.${arg_NAME})
-  if(NOT LIFEBENCH_ENABLE_TESTING OR NOT TEST ${test})
+  get_property(labels GLOBAL PROPERTY LIFEBENCH_CONFORMANCE_LABELS_${arg_NAME})
+  if(NOT LIFEBENCH_ENABLE_TESTING OR NOT labels)
     return()
   endif()
-  get_test_property(${test} LABELS labels)
   list(TRANSFORM arg_PARAMS PREPEND "--param;" OUTPUT_VARIABLE args)
   add_test(NAME ${test}.${arg_VARIANT} COMMAND lifebench.exp.${arg_NAME} verify ${args})
   set_tests_properties(${test}.${arg_VARIANT} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77

@@ -4,6 +4,8 @@
 #include "lifebench/params.hpp"
 #include "verification.hpp"
 
+#include <charconv>
+#include <system_error>
 #include <vector>
 
 namespace lifebench::harness {
@@ -58,19 +60,41 @@ parameter_sets(const ExperimentInfo& info, const std::map<std::string, std::stri
 
 } // namespace
 
+std::optional<Shard> parse_shard(std::string_view text) {
+  const auto part = [](std::string_view digits) -> std::optional<int> {
+    int value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const auto k = part(text.substr(0, slash));
+  const auto n = part(text.substr(slash + 1));
+  if (!k || !n || *n < 1 || *n > 64 || *k < 1 || *k > *n) return std::nullopt;
+  return Shard{*k - 1, *n};
+}
+
 bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed,
-                     std::ostream& log) {
+                     Shard shard, std::ostream& log) {
   const FamilyMatrix matrix = matrix_for(info.family);
   int passed = 0;
   int failed = 0;
   int skipped = 0;
   std::uint64_t seed = 1;
+  int problem_index = 0;
   for (const auto& given : parameter_sets(info, fixed)) {
     const Params params = resolve_params(info.name, info.axes, given);
     const std::uint64_t crossing = verify_generations(info, params);
     for (const auto& rule_text : matrix.rules) {
       for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
         for (const Shape& shape : matrix.shapes) {
+          // Each problem takes two seeds, in every shard alike.
+          const std::uint64_t first_seed = seed;
+          seed += 2;
+          if (problem_index++ % shard.count != shard.index) continue;
           const Problem problem{parse_rule_spec(rule_text).rule, shape, boundary};
           const std::string label =
               problem.to_string() + (params.values().empty() ? "" : " " + params.to_string());
@@ -81,9 +105,10 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
           }
           // One generation, then enough to cross every internal boundary, split
           // unevenly over two advance() calls.
+          std::uint64_t case_seed = first_seed;
           for (const auto& [first, second] :
                {std::pair<std::uint64_t, std::uint64_t>{1, 0}, {crossing, crossing + 2}}) {
-            const VerificationCase check{problem, first, second, seed++,
+            const VerificationCase check{problem, first, second, case_seed++,
                                          soup_density(problem.rule.topology)};
             const VerificationOutcome outcome = verify_case(info, params, check);
             log << (outcome.passed ? "pass " : "FAIL ") << label << " g" << first << "+" << second
@@ -94,8 +119,11 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
       }
     }
   }
-  log << info.name << ": " << passed << " passed, " << failed << " failed, " << skipped
-      << " skipped\n";
+  log << info.name
+      << (shard.count == 1
+              ? ""
+              : " part " + std::to_string(shard.index + 1) + " of " + std::to_string(shard.count))
+      << ": " << passed << " passed, " << failed << " failed, " << skipped << " skipped\n";
   return failed == 0 && passed > 0;
 }
 

@@ -31,10 +31,14 @@ void require_optimised_build() {
 
 int verify_command(const ExperimentInfo& info, const std::vector<std::string>& pairs,
                    const std::optional<std::string>& problem_text,
-                   std::optional<std::uint64_t> generations, std::uint64_t seed) {
+                   std::optional<std::uint64_t> generations, std::uint64_t seed,
+                   const std::optional<std::string>& shard) {
   require_available(info);
   const auto given = parse_param_pairs(pairs);
-  if (!problem_text) return run_conformance(info, given, std::cout) ? 0 : 1;
+  if (!problem_text) {
+    const Shard part = shard ? parse_shard(*shard).value() : Shard{};
+    return run_conformance(info, given, part, std::cout) ? 0 : 1;
+  }
 
   const Params params = resolve_params(info.name, info.axes, given);
   const Problem problem = parse_problem(*problem_text);
@@ -81,10 +85,21 @@ int main_with_errors(int argc, char** argv) {
       "verify", "Check against the reference: the conformance matrix, or one --problem");
   std::optional<std::string> verify_problem;
   std::optional<std::uint64_t> verify_generations_given;
+  std::optional<std::string> verify_shard;
   std::uint64_t seed = 1;
   verify_cmd->add_option("--param", pairs, "Parameter name=value (repeatable; pins it)");
   auto* problem_option =
       verify_cmd->add_option("--problem", verify_problem, "Rule with bounded grid");
+  verify_cmd
+      ->add_option("--shard", verify_shard,
+                   "K/N: the K-th of N interleaved parts of the matrix (tests run side by side)")
+      ->excludes(problem_option)
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return parse_shard(text) ? std::string()
+                                     : "expected K/N with 1 <= K <= N <= 64, not \"" + text + "\"";
+          },
+          "K/N"));
   // Without --problem the conformance matrix runs, which has its own generations and seeds.
   verify_cmd->add_option("--generations", verify_generations_given, "Generations")
       ->needs(problem_option)
@@ -134,7 +149,8 @@ int main_with_errors(int argc, char** argv) {
     return 0;
   }
   if (verify_cmd->parsed()) {
-    return verify_command(info, pairs, verify_problem, verify_generations_given, seed);
+    return verify_command(info, pairs, verify_problem, verify_generations_given, seed,
+                          verify_shard);
   }
   require_optimised_build();
   const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));

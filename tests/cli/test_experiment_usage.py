@@ -53,6 +53,24 @@ class ExperimentUsage(lbtest.CliTestCase):
         for option in ("--generations", "--seed"):
             self.assertUsageError(self.run_experiment("verify", option, "3"), option, "--problem")
 
+    def test_shards_refused_unless_k_of_n(self):
+        for text in ("0/2", "3/2", "1/0", "1/65", "1", "a/2", "1/2/3", "", " 1/2"):
+            self.assertUsageError(self.run_experiment("verify", "--shard", text), "--shard",
+                                  "expected K/N with 1 <= K <= N <= 64")
+        self.assertUsageError(self.run_experiment("verify", "--shard", "1/2", "--problem",
+                                                  "B3/S23:T64,64"), "--shard", "--problem")
+
+    def test_shards_together_are_the_whole_matrix(self):
+        def cases(*args):
+            proc = self.run_experiment("verify", *args)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            return [line for line in proc.stdout.splitlines()
+                    if line.startswith(("pass ", "skip "))]
+        whole = cases()
+        parts = [cases("--shard", "%d/3" % k) for k in (1, 2, 3)]
+        self.assertTrue(all(parts), "a part ran nothing")
+        self.assertEqual(sorted(whole), sorted(sum(parts, [])))
+
     def test_help_succeeds(self):
         for args in (["--help"], ["bench", "--help"]):
             proc = self.run_experiment(*args)
