@@ -37,7 +37,10 @@ public:
     stream_ = std::make_unique<cuda::Stream>();
     for (auto& buffer : buffers_)
       buffer = cuda::DeviceBuffer<std::uint32_t>(words(rows_ + 2 * std::int64_t{halo_}));
-    check_nccl(ncclCommInitRank(&comm_, context.bands.ranks, id, context.rank), "ncclCommInitRank");
+    if (bands_.ranks > 1) {
+      check_nccl(ncclCommInitRank(&comm_, context.bands.ranks, id, context.rank),
+                 "ncclCommInitRank");
+    }
   }
   ~NcclBand() override {
     if (comm_ != nullptr) ncclCommDestroy(comm_);
@@ -65,6 +68,7 @@ public:
       done += steps;
     }
     stream_->synchronize();
+    if (comm_ == nullptr) return;
     ncclResult_t state = ncclSuccess;
     check_nccl(ncclCommGetAsyncError(comm_, &state), "ncclCommGetAsyncError");
     check_nccl(state, "the halo exchange");
@@ -93,11 +97,22 @@ private:
   /// first rows go up, its last rows down, the neighbours' into the halo rows beside it.
   /// NCCL matches a pair's sends and receives in order, so with one or two ranks (the
   /// neighbour above is the one below) each receive still meets the rows meant for it.
+  /// A lone rank is its own neighbour both ways: its halos are copies of its own rows on
+  /// its GPU, with no communicator (NCCL's sends to the sending rank itself hung on one
+  /// H100 where halos were more than a row).
   void exchange_halos() {
     const std::size_t count = words(halo_);
     const int above = bands_.above(rank_);
     const int below = bands_.below(rank_);
     cudaStream_t stream = stream_->get();
+    if (comm_ == nullptr) {
+      const std::size_t bytes = count * sizeof(std::uint32_t);
+      LIFEBENCH_CUDA_CALL(
+          cudaMemcpyAsync(row(halo_ + rows_), row(halo_), bytes, cudaMemcpyDeviceToDevice, stream));
+      LIFEBENCH_CUDA_CALL(
+          cudaMemcpyAsync(row(0), row(rows_), bytes, cudaMemcpyDeviceToDevice, stream));
+      return;
+    }
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     check_nccl(ncclSend(row(halo_), count, ncclUint32, above, comm_, stream), "ncclSend");
     check_nccl(ncclSend(row(rows_), count, ncclUint32, below, comm_, stream), "ncclSend");
