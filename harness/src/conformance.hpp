@@ -13,8 +13,9 @@
 
 namespace lifebench::harness {
 
-/// One of `count` interleaved parts of the matrix (problems index, index + count, ...), so
-/// that a long matrix runs as several tests side by side; {0, 1} is the whole matrix.
+/// One of `count` interleaved parts of the matrix (the runnable problems index, index +
+/// count, ...; the first part also lists the skipped ones), so that a long matrix runs as
+/// several tests side by side; {0, 1} is the whole matrix.
 struct Shard {
   int index = 0;
   int count = 1;
