@@ -66,6 +66,28 @@ if(LIFEBENCH_ENABLE_REPORT)
     message(FATAL_ERROR "${Python3_EXECUTABLE} cannot import matplotlib, which the report needs: "
                         "run tools/setup.sh, or configure with -DLIFEBENCH_ENABLE_REPORT=OFF")
   endif()
+  # jsonschema checks results against the schema: the interpreter's own, or on an offline
+  # machine the one the prefix carries for this Python version (tools/setup.sh --prefix).
+  set(LIFEBENCH_REPORT_PYTHONPATH "")
+  set(_lifebench_python_dir
+      "${LIFEBENCH_DEPS_PREFIX}/python/${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
+  foreach(_lifebench_path "" "${_lifebench_python_dir}")
+    if(_lifebench_path AND NOT (LIFEBENCH_DEPS_PREFIX AND IS_DIRECTORY "${_lifebench_path}"))
+      continue()
+    endif()
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${_lifebench_path}"
+                            "${Python3_EXECUTABLE}" -c "import jsonschema"
+                    RESULT_VARIABLE _lifebench_jsonschema OUTPUT_QUIET ERROR_QUIET)
+    if(_lifebench_jsonschema EQUAL 0)
+      set(LIFEBENCH_REPORT_PYTHONPATH "${_lifebench_path}")
+      break()
+    endif()
+  endforeach()
+  if(NOT _lifebench_jsonschema EQUAL 0)
+    message(FATAL_ERROR "${Python3_EXECUTABLE} cannot import jsonschema, which the report needs "
+                        "to check results: run tools/setup.sh (or tools/setup.sh --prefix DIR for "
+                        "an offline machine), or configure with -DLIFEBENCH_ENABLE_REPORT=OFF")
+  endif()
 endif()
 
 include(LifebenchMpi)

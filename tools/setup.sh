@@ -6,9 +6,10 @@
 #   tools/setup.sh --prefix DIR [--no-nccl]
 #                                  download the packages an offline GPU machine
 #                                  lacks (Highway, toml++, nlohmann-json,
-#                                  GoogleTest; Open MPI and NCCL from PyPI) and
-#                                  unpack them into DIR; then configure there
-#                                  with LIFEBENCH_DEPS_PREFIX=DIR. --no-nccl:
+#                                  GoogleTest; Open MPI, NCCL and jsonschema
+#                                  from PyPI) and unpack them into DIR; then
+#                                  configure there with
+#                                  LIFEBENCH_DEPS_PREFIX=DIR. --no-nccl:
 #                                  without NCCL (300 MB), for a machine that has
 #                                  it (CUDA Toolkit, system, or python3's
 #                                  nvidia-nccl-cu13, as PyTorch brings)
@@ -58,6 +59,20 @@ prefix_wheels() {
   rm -rf "$wheels"
 }
 
+# jsonschema for the report (it checks results against harness/results.schema.json), which
+# the GPU machine's Python lacks: installed from PyPI's wheels into DIR/python/<version>
+# for each Python the project accepts, where CMake looks (cmake/LifebenchDependencies.cmake).
+prefix_python() {
+  local dir=$1 version
+  for version in 3.11 3.12 3.13; do
+    rm -rf "$dir/python/$version"
+    python3 -m pip install --quiet --no-compile --target "$dir/python/$version" --python-version "$version" \
+      --implementation cp --platform manylinux2014_x86_64 --only-binary=:all: jsonschema ||
+      die "pip could not fetch jsonschema for Python $version"
+    say "jsonschema for Python $version in $dir/python/$version"
+  done
+}
+
 make_prefix() {
   local dir=$1 with_nccl=$2
   mkdir -p "$dir"
@@ -84,6 +99,7 @@ make_prefix() {
     say "unpacked $(basename "$deb")"
   done
   prefix_wheels "$dir" "$with_nccl"
+  prefix_python "$dir"
   say "offline prefix ready: $dir"
   say "on the offline machine: export LIFEBENCH_DEPS_PREFIX=$dir (or -DLIFEBENCH_DEPS_PREFIX=$dir)"
   say "and, for the external-golly experiments: export LIFEBENCH_BGOLLY=$dir/usr/bin/bgolly"

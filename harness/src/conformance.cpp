@@ -102,10 +102,13 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
             }
             continue;
           }
-          // Runnable problems are dealt to the parts in turn, each with its two seeds.
+          // Runnable problems are dealt to the parts in turn, each with its two seeds, the
+          // first part one further on each round: a matrix of as many problems a
+          // parameter set as parts gives each part every shape, not one shape always.
           std::uint64_t case_seed = seed;
           seed += 2;
-          if (runnable++ % shard.count != shard.index) continue;
+          const int round = runnable / shard.count;
+          if ((runnable++ + round) % shard.count != shard.index) continue;
           // One generation, then enough to cross every internal boundary, split
           // unevenly over two advance() calls.
           for (const auto& [first, second] :
