@@ -118,6 +118,7 @@ template <class Word> LIFEBENCH_HOST_DEVICE Word from_right(Word word, Word next
 template <class Word> struct RuntimeRule {
   Word base[7];
   Word flip[7];
+  Word factor[7]; // 0 where flip is 0; else 1 (alive) or, where base is all ones, -1 (not alive)
 
   static RuntimeRule make(std::uint32_t birth, std::uint32_t survive) {
     RuntimeRule rule{};
@@ -126,11 +127,18 @@ template <class Word> struct RuntimeRule {
       const Word kept = ((survive >> c) & 1U) != 0 ? static_cast<Word>(~Word{0}) : Word{0};
       rule.base[c] = born;
       rule.flip[c] = static_cast<Word>(born ^ kept);
+      rule.factor[c] = born == kept ? Word{0} : born != 0 ? static_cast<Word>(~Word{0}) : Word{1};
     }
     return rule;
   }
   [[nodiscard]] LIFEBENCH_HOST_DEVICE Word leaf(unsigned count, Word alive) const {
     return static_cast<Word>(base[count] ^ (alive & flip[count]));
+  }
+  /// The same leaf as a multiply-add, alive * factor + base with factor 0, 1 or -1
+  /// (x * -1 - 1 = ~x): on a GPU an integer multiply-add runs beside the logic unit,
+  /// which the count and the multiplexers keep busy.
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE Word leaf_madd(unsigned count, Word alive) const {
+    return static_cast<Word>(alive * factor[count] + base[count]);
   }
 };
 
@@ -173,6 +181,117 @@ LIFEBENCH_HOST_DEVICE Word step_word(const Rule& rule, Word alive, Word n0, Word
                        mux(b0, rule.leaf(2, alive), rule.leaf(3, alive)));
   const Word high = mux(b1, mux(b0, rule.leaf(4, alive), rule.leaf(5, alive)), l6);
   return mux(b2, low, high);
+}
+
+// ---------------------------------------------------------------------------
+// The count only as far as the rule needs it. Two full adders of three neighbours
+// each leave count = s1 + s2 + 2 (c1 + c2) in four words. A rule compiled in with a
+// circuit of its own reads its next state from these four words and `alive`
+// (B2/S34H and B245/S3H: four three-input operations, B2/SH: three); any other completes
+// the count (b0, b1, b2: four more) and selects one of its seven leaves.
+
+/// A three-input operation by its truth table (bit a*4 + b*2 + c of `Lut` is the
+/// result for inputs a, b, c: LOP3's and PTX lop3's convention). On the device, 32-bit
+/// words go through lop3 as written, so that the compiler keeps each circuit below as
+/// found instead of re-deriving it from ands, ors and nots (which cost 7 operations
+/// for B2/S34H's four).
+template <std::uint8_t Lut, class Word> LIFEBENCH_HOST_DEVICE Word lop3(Word a, Word b, Word c) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Word) == 4) {
+    std::uint32_t d;
+    asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(d) : "r"(a), "r"(b), "r"(c), "n"(Lut));
+    return d;
+  }
+#endif
+  Word out = 0;
+  for (unsigned i = 0; i < 8; ++i) {
+    if (((Lut >> i) & 1U) != 0) {
+      out |= static_cast<Word>(((i & 4U) != 0 ? a : ~a) & ((i & 2U) != 0 ? b : ~b) &
+                               ((i & 1U) != 0 ? c : ~c));
+    }
+  }
+  return out;
+}
+
+template <class Word> struct Sums {
+  Word s1; // n0 ^ n1 ^ n2
+  Word c1; // majority of n0, n1, n2
+  Word s2; // n3 ^ n4 ^ n5
+  Word c2; // majority of n3, n4, n5
+};
+
+template <class Word>
+LIFEBENCH_HOST_DEVICE Sums<Word> neighbour_sums(Word n0, Word n1, Word n2, Word n3, Word n4,
+                                                Word n5) {
+  // 0x96: a ^ b ^ c; 0xE8: the majority of a, b, c.
+  return {lop3<0x96>(n0, n1, n2), lop3<0xE8>(n0, n1, n2), lop3<0x96>(n3, n4, n5),
+          lop3<0xE8>(n3, n4, n5)};
+}
+
+/// The leaf of the count in the sums: the count's bits (b0 = s1 ^ s2, then a full
+/// adder of c1, c2 and s1 & s2), then the multiplexer tree; `leaf(c)` is count c's.
+template <class Word, class Leaf>
+LIFEBENCH_HOST_DEVICE Word select_leaf(const Sums<Word>& sums, Leaf leaf) {
+  const Word b0 = sums.s1 ^ sums.s2;
+  const Word c3 = sums.s1 & sums.s2;
+  const Word b1 = lop3<0x96>(sums.c1, sums.c2, c3);
+  const Word b2 = lop3<0xE8>(sums.c1, sums.c2, c3);
+  // 0xCA: a ? b : c.
+  const auto select = [](Word bit, Word if1, Word if0) { return lop3<0xCA>(bit, if1, if0); };
+  const Word low = select(b1, select(b0, leaf(3U), leaf(2U)), select(b0, leaf(1U), leaf(0U)));
+  const Word high = select(b1, leaf(6U), select(b0, leaf(5U), leaf(4U)));
+  return select(b2, high, low);
+}
+
+/// Any rule at run time: leaves as multiply-adds (RuntimeRule::leaf_madd).
+template <class Word>
+LIFEBENCH_HOST_DEVICE Word next_from_sums(const RuntimeRule<Word>& rule, Word alive,
+                                          const Sums<Word>& sums) {
+  return select_leaf(sums, [&](unsigned count) { return rule.leaf_madd(count, alive); });
+}
+
+/// A rule compiled in. With e = s1 + s2 and f = c1 + c2 (count = e + 2 f):
+/// - B2/S34H: born at (e, f) = (2, 0), (0, 1); survives at (1, 1), (2, 1), (0, 2).
+///   g = s1 & s2 & !c1 | !s1 & !s2 & c1, h = alive ^ (s1 | s2), u = c1 ^ c2, and
+///   next = !h & u | g & h & !u (found by an exhaustive search over circuits of three
+///   inputs an operation: none has three operations).
+/// - B2/SH: born at (2, 0), (0, 1). x = !alive & (s1 == s2), y = s1 ? !c1 & c2 : !c2,
+///   next = x & (c1 == y).
+/// - B245/S3H: born at (2, 0), (0, 1), (2, 1), (0, 2), (1, 2); survives at (1, 1).
+///   u = c1 ^ c2, p = s1 != s2 | !s1 & !s2 & !u, q = u | !c1 & !c2 & !alive,
+///   next = alive ? p & q : p ^ q.
+/// - others: the multiplexer tree over constant leaves, folded by the compiler.
+template <class Word, std::uint32_t Birth, std::uint32_t Survive>
+LIFEBENCH_HOST_DEVICE Word next_from_sums(const StaticRule<Birth, Survive>& rule, Word alive,
+                                          const Sums<Word>& sums) {
+  const Word s1 = sums.s1;
+  const Word s2 = sums.s2;
+  const Word c1 = sums.c1;
+  const Word c2 = sums.c2;
+  if constexpr (Birth == (1U << 2) && Survive == ((1U << 3) | (1U << 4))) {
+    const Word g = lop3<0x42>(s1, s2, c1);    // s1 & s2 & !c1 | !s1 & !s2 & c1
+    const Word h = lop3<0x56>(s1, s2, alive); // alive ^ (s1 | s2)
+    const Word u = c1 ^ c2;
+    return lop3<0x62>(g, h, u); // !h & u | g & h & !u
+  } else if constexpr (Birth == (1U << 2) && Survive == 0U) {
+    const Word x = lop3<0x41>(s1, s2, alive); // !alive & (s1 == s2)
+    const Word y = lop3<0x25>(s1, c1, c2);    // s1 ? !c1 & c2 : !c2
+    return lop3<0x84>(c1, x, y);              // x & (c1 == y)
+  } else if constexpr (Birth == ((1U << 2) | (1U << 4) | (1U << 5)) && Survive == (1U << 3)) {
+    const Word u = c1 ^ c2;
+    const Word p = lop3<0x3D>(s1, s2, u);     // s1 != s2 | !s1 & !s2 & !u
+    const Word q = lop3<0x3D>(c1, c2, alive); // u | !c1 & !c2 & !alive
+    return lop3<0x86>(alive, p, q);           // alive ? p & q : p ^ q
+  } else {
+    return select_leaf(sums, [&](unsigned count) { return rule.leaf(count, alive); });
+  }
+}
+
+/// Next states of a word of cells from its six aligned neighbour words, by the sums.
+template <class Word, class Rule>
+LIFEBENCH_HOST_DEVICE Word step_word_sums(const Rule& rule, Word alive, Word n0, Word n1, Word n2,
+                                          Word n3, Word n4, Word n5) {
+  return next_from_sums(rule, alive, neighbour_sums(n0, n1, n2, n3, n4, n5));
 }
 
 /// Next states of a word of row y from the rows above and below: `*_left` and
