@@ -2,13 +2,15 @@
 // along x, the 27-cell count by bit-sliced adders, separable (x, then y, then
 // z). One thread walks a column of `rows` words along z for `planes` planes,
 // keeping the xy-sums of three planes (kernels/common/bitsliced3d.hpp: the same
-// code cpu3d-threads runs on the host). One generation per launch.
+// code cpu3d-threads runs on the host), or of four with two outputs a step sharing
+// a pair of plane sums (pair_walk.hpp, walk = pairs). One generation per launch.
 #include "common/bitsliced3d.hpp"
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
+#include "pair_walk.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,7 +32,8 @@ constexpr int kMaxSegments = 65535; // gridDim.y
 
 /// Thread (x, blockIdx.y): word x % words of strip x / words, planes of segment blockIdx.y.
 /// Shuffle: the blocks cover the columns exactly and `lanes` are a warp's launched lanes.
-template <bool Torus, int Rows, bool Shuffle, class RuleFn>
+/// Pairs: the pair walk (pair_walk.hpp), else the three-plane walk of bitsliced3d.hpp.
+template <bool Torus, int Rows, bool Shuffle, bool Pairs, class RuleFn>
 __global__ void __launch_bounds__(kBlock)
     step_kernel(const b3::Word* __restrict__ in, b3::Word* __restrict__ out, b3::Cube cube,
                 int columns, int planes, RuleFn rule, unsigned lanes) {
@@ -40,7 +43,11 @@ __global__ void __launch_bounds__(kBlock)
   const int y0 = column / cube.words * Rows;
   const int z0 = static_cast<int>(blockIdx.y) * planes;
   const int z1 = min(z0 + planes, cube.side);
-  b3::column_walk<Torus, Rows, Shuffle>(in, out, cube, w, y0, z0, z1, rule, lanes);
+  if constexpr (Pairs) {
+    b3::pairs::column_walk<Torus, Rows, Shuffle>(in, out, cube, w, y0, z0, z1, rule, lanes);
+  } else {
+    b3::column_walk<Torus, Rows, Shuffle>(in, out, cube, w, y0, z0, z1, rule, lanes);
+  }
 }
 
 /// Planes per walk for planes = auto. Every walk does the same work, so blocks run in
@@ -78,13 +85,14 @@ public:
       : BufferedSimulator(problem), cube_{static_cast<int>(problem.shape.width),
                                           static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
+        pairs_(params.get("walk") == "pairs" && cube_.side <= b3::pairs::max_side),
         planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
     dispatch(nullptr, nullptr, 0); // chooses planes_ when it is auto, launches nothing
   }
 
 private:
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
-    return {{"planes_per_walk", std::to_string(planes_)}};
+    return {{"planes_per_walk", std::to_string(planes_)}, {"walk", pairs_ ? "pairs" : "triples"}};
   }
 
   void launch(std::uint64_t generations) override {
@@ -94,16 +102,25 @@ private:
   /// `generations` (1, or 0 to choose planes_ only) with the kernel for the boundary, the
   /// rows and the rule.
   void dispatch(const b3::Word* in, b3::Word* out, std::uint64_t generations) {
-    b3::with_variant(torus(), rows_, problem().rule.birth, problem().rule.survive,
-                     [&](auto torus, auto rows, auto rule) {
-                       constexpr bool kTorus = decltype(torus)::value;
-                       constexpr int kRows = decltype(rows)::value;
-                       if (shuffles(cube_)) {
-                         step<kTorus, kRows, true>(in, out, generations, stream(), rule);
-                       } else {
-                         step<kTorus, kRows, false>(in, out, generations, stream(), rule);
-                       }
-                     });
+    b3::with_variant(
+        torus(), rows_, problem().rule.birth, problem().rule.survive,
+        [&](auto torus, auto rows, auto rule) {
+          constexpr bool kTorus = decltype(torus)::value;
+          constexpr int kRows = decltype(rows)::value;
+          const auto with_walk = [&](auto shuffle) {
+            constexpr bool kShuffle = decltype(shuffle)::value;
+            if (pairs_) {
+              step<kTorus, kRows, kShuffle, true>(in, out, generations, stream(), rule);
+            } else {
+              step<kTorus, kRows, kShuffle, false>(in, out, generations, stream(), rule);
+            }
+          };
+          if (shuffles(cube_)) {
+            with_walk(std::true_type{});
+          } else {
+            with_walk(std::false_type{});
+          }
+        });
   }
 
   /// Rows of 1, 2, 4 ... 32 words: whole rows fill a warp's lanes, in groups of `words`
@@ -111,7 +128,7 @@ private:
   static bool shuffles(const b3::Cube& cube) { return cube.words <= 32 && 32 % cube.words == 0; }
 
   /// One generation, or none (generations == 0) to choose planes_ only.
-  template <bool Torus, int Rows, bool Shuffle, class RuleFn>
+  template <bool Torus, int Rows, bool Shuffle, bool Pairs, class RuleFn>
   void step(const b3::Word* in, b3::Word* out, std::uint64_t generations, cudaStream_t stream,
             const RuleFn& rule) {
     const int columns = cube_.words * (cube_.side / Rows);
@@ -119,17 +136,19 @@ private:
     const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
     const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
     if (planes_ == 0) {
-      planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, RuleFn>, block, columns, cube_.side);
+      planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, Pairs, RuleFn>, block, columns,
+                            cube_.side);
     }
     if (generations == 0) return;
     const dim3 grid(static_cast<unsigned>((columns + block - 1) / block),
                     static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
-    step_kernel<Torus, Rows, Shuffle>
+    step_kernel<Torus, Rows, Shuffle, Pairs>
         <<<grid, block, 0, stream>>>(in, out, cube_, columns, planes_, rule, lanes);
   }
 
   b3::Cube cube_;
   int rows_;
+  bool pairs_; ///< walk = pairs and a side the pair walk takes
   int planes_;
 };
 
@@ -170,11 +189,17 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "auto",
               .allowed = {},
               .description = "planes one thread walks along z; auto: the fewest rounds of "
-                             "resident blocks times planes per walk, at least 4"}},
+                             "resident blocks times planes per walk, at least 4"},
+             {.name = "walk",
+              .default_value = "pairs",
+              .allowed = {"pairs", "triples"},
+              .description = "along z: pairs, two outputs a step share the sum of two plane "
+                             "sums (sides up to 4096, larger ones walk in triples); triples, "
+                             "each output adds three plane sums"}},
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(
-              &lifebench::step_kernel<true, 4, true, lifebench::bitsliced3d::RuleB6S567>);
+              &lifebench::step_kernel<true, 4, true, true, lifebench::bitsliced3d::RuleB6S567>);
         },
     .unsupported = lifebench::unsupported,
     .make = [](const lifebench::Problem& problem,
