@@ -49,8 +49,8 @@ public:
   NcclBand& operator=(const NcclBand&) = delete;
 
   /// Uploads the band and exchanges its halos once: NCCL connects a pair of ranks at their
-  /// first send and receive (lazily, from NCCL 2.22), which belongs to the set-up outside
-  /// the clock as the communicator's creation does. The advance exchanges again first.
+  /// first send and receive, a set-up that belongs outside the clock as the communicator's
+  /// creation does. The advance exchanges again first.
   void load(std::span<const std::uint64_t> rows) override {
     LIFEBENCH_CUDA_CALL(
         cudaMemcpy(row(halo_), rows.data(), rows.size_bytes(), cudaMemcpyHostToDevice));
