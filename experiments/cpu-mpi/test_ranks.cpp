@@ -4,6 +4,7 @@
 #include "mpi/rank_failure.hpp"
 
 #include <gtest/gtest.h>
+#include <string_view>
 
 namespace lifebench::mpi {
 namespace {
@@ -92,6 +93,34 @@ TEST(RankFailure, ElseSaysHowMpirunEndedWithItsLastLine) {
             "mpirun exited with code 1: There are not enough slots available");
   EXPECT_EQ(rank_failure("", "mpirun killed by signal 15 (Terminated)"),
             "mpirun killed by signal 15 (Terminated)");
+}
+
+// Open MPI 4.1 where a rank is killed during its start: the job's note names no rank.
+constexpr std::string_view kAbortWithoutRank =
+    "----------------------------------------------------------------------\n"
+    "Primary job  terminated normally, but 1 process returned\n"
+    "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+    "----------------------------------------------------------------------\n";
+
+TEST(RankFailure, SaysTheSignalOfAnUnnamedRankFromMpirunsCode) {
+  EXPECT_EQ(rank_failure(kAbortWithoutRank, "mpirun exited with code 137"),
+            "a rank was killed by signal 9 (Killed) (mpirun exited with code 137 and named no "
+            "rank)");
+  EXPECT_EQ(rank_failure(kAbortWithoutRank, "mpirun exited with code 1"),
+            "mpirun exited with code 1: a non-zero exit code. Per user-direction, the job has "
+            "been aborted.");
+}
+
+TEST(MpirunIsAborting, OnItsNotesOfAFailedJob) {
+  EXPECT_TRUE(mpirun_is_aborting(kAbortWithoutRank));
+  EXPECT_TRUE(mpirun_is_aborting("mpirun noticed that process rank 1 with PID 0 on node vm\n"
+                                 "exited on signal 9 (Killed)."));
+  EXPECT_TRUE(mpirun_is_aborting("prterun detected that one or more processes exited with\n"
+                                 "non-zero status, thus causing the job to be terminated."));
+  EXPECT_TRUE(mpirun_is_aborting("MPI_ABORT was invoked on rank 2 in communicator "
+                                 "MPI_COMM_WORLD"));
+  EXPECT_FALSE(mpirun_is_aborting(""));
+  EXPECT_FALSE(mpirun_is_aborting("lifebench: rank 0 of 3 started\n"));
 }
 
 } // namespace

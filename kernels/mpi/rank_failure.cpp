@@ -29,12 +29,27 @@ std::string rank_failure(std::string_view output, const std::string& mpirun_end)
     return "rank " + match[1].str() + ": exited with code " + match[2].str();
   }
   // Else how mpirun ended, with its last line that says something.
+  if (std::regex_match(mpirun_end, match, std::regex(R"(mpirun exited with code (\d+))"))) {
+    if (const int code = std::stoi(match[1]); code > 128 && code < 128 + 65) {
+      return "a rank was killed by signal " + std::to_string(code - 128) + " (" +
+             strsignal(code - 128) + ") (mpirun exited with code " + match[1].str() +
+             " and named no rank)";
+    }
+  }
   std::string last;
   std::istringstream lines{std::string(output)};
   for (std::string line; std::getline(lines, line);) {
     if (line.find_first_not_of(" -\t\r") != std::string::npos) last = line;
   }
   return last.empty() ? mpirun_end : mpirun_end + ": " + last;
+}
+
+bool mpirun_is_aborting(std::string_view output) {
+  // Open MPI 4's and 5's notes, their lines wrapped anywhere.
+  static const std::regex notes(R"(noticed that process rank|returned a non-zero exit code|)"
+                                R"(exited with non-zero status|MPI_ABORT was invoked)");
+  const std::string text = std::regex_replace(std::string(output), std::regex(R"(\s+)"), " ");
+  return std::regex_search(text, notes);
 }
 
 } // namespace lifebench::mpi

@@ -2,18 +2,22 @@
 
 #include "lifebench/error.hpp"
 #include "mpi/bands.hpp"
+#include "mpi/rank_failure.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <system_error>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -57,10 +61,43 @@ std::vector<char*> pointers(std::vector<std::string>& texts) {
   return result;
 }
 
+/// The last kOutputTail bytes of `path` (empty when it cannot be read).
+std::string tail_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const std::streamoff size = in.tellg();
+  in.seekg(std::max<std::streamoff>(0, size - kOutputTail));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Kills the processes whose parent is `pid` (the ranks it started on this host), then it.
+void kill_with_children(pid_t pid) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue; // not a process
+    std::ifstream stat(entry.path() / "stat");
+    std::string text;
+    if (!std::getline(stat, text)) continue;
+    // "pid (name) state ppid ...": the name may hold spaces and parentheses.
+    std::istringstream after(text.substr(text.rfind(')') + 1));
+    std::string state;
+    pid_t parent = 0;
+    if (after >> state >> parent && parent == pid) {
+      ::kill(static_cast<pid_t>(std::stol(name)), SIGKILL);
+    }
+  }
+  ::kill(pid, SIGKILL);
+}
+
 /// Runs `argv` with `environment`, standard output and error into `log`, to its end, and
-/// returns how it ended ("" when it exited with 0).
+/// returns how it ended ("" when it exited with 0). Open MPI's mpirun has been seen to
+/// hang after its note that it aborts the job (a rank killed during its start): kGrace after
+/// that note, mpirun and its children are killed.
 std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> environment,
                        const fs::path& log) {
+  constexpr auto kPoll = std::chrono::milliseconds(20);
+  constexpr auto kGrace = std::chrono::seconds(10);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -74,8 +111,28 @@ std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> e
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(spawned));
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw Error(std::string("cannot wait for mpirun: ") + std::strerror(errno));
+  std::uintmax_t log_size = 0;
+  std::optional<std::chrono::steady_clock::time_point> aborting_since;
+  for (;;) {
+    const pid_t ended = ::waitpid(pid, &status, WNOHANG);
+    if (ended == pid) break;
+    if (ended < 0 && errno != EINTR) {
+      throw Error(std::string("cannot wait for mpirun: ") + std::strerror(errno));
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (aborting_since && now - *aborting_since > kGrace) {
+      kill_with_children(pid);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return "mpirun hung after aborting the job and was killed";
+    }
+    std::error_code error;
+    if (const auto size = fs::file_size(log, error);
+        !aborting_since && !error && size != log_size) {
+      log_size = size;
+      if (mpirun_is_aborting(tail_of(log))) aborting_since = now;
+    }
+    std::this_thread::sleep_for(kPoll);
   }
   if (WIFSIGNALED(status)) {
     return "mpirun killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -84,15 +141,6 @@ std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> e
   if (WEXITSTATUS(status) != 0)
     return "mpirun exited with code " + std::to_string(WEXITSTATUS(status));
   return "";
-}
-
-/// The last kOutputTail bytes of `path` (empty when it cannot be read).
-std::string tail_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const std::streamoff size = in.tellg();
-  in.seekg(std::max<std::streamoff>(0, size - kOutputTail));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 /// Files removed when the run of ranks that wrote them is over, however it ended.

@@ -20,6 +20,16 @@ def parent_of(pid):
         return 0
 
 
+def cpu_seconds(pid):
+    """User and system time of process `pid` so far (0 when it is gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def ranks_under(ancestor):
     """{pid: rank} of the cpu-mpi ranks running below process `ancestor`."""
     found = {}
@@ -59,14 +69,16 @@ class Ranks(lbtest.CliTestCase):
                                 cwd=self.box.work, env=self.box.environment(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def kill_rank(self, driver, rank, timeout=120):
-        """Kills rank `rank` of the first run of ranks under `driver` with SIGKILL; returns the
-        pids of that run's ranks."""
+    def kill_rank(self, driver, rank, of, timeout=120):
+        """Kills rank `rank` of the first run of `of` ranks under `driver` that are all past
+        their start (each has computed for a while) with SIGKILL; returns the pids of that
+        run's ranks. A rank killed during MPI's start is not named by Open MPI 4's mpirun."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             ranks = ranks_under(driver.pid)
             victims = [pid for pid, r in ranks.items() if r == rank]
-            if victims and len(ranks) > 1:
+            started = len(ranks) == of and all(cpu_seconds(pid) > 0.3 for pid in ranks)
+            if victims and started:
                 try:
                     os.kill(victims[0], signal.SIGKILL)
                     return list(ranks)
@@ -103,13 +115,34 @@ class Ranks(lbtest.CliTestCase):
         driver = self.start("run", "--impl", "cpu-mpi", "--param", "ranks=3", "--soup",
                             "2048x2048,0.5,3", "--rule", "B3/S23:T2048,2048", "--generations",
                             "100000000", "--output", self.box.path("out.rle"))
-        pids = self.kill_rank(driver, 1)
+        pids = self.kill_rank(driver, 1, of=3)
         out, err = driver.communicate(timeout=120)
         self.assertOneErrorLine(subprocess.CompletedProcess(driver.args, driver.returncode, out,
                                                             err),
                                 "rank 1: killed by signal 9 (Killed)", code=1)
         self.assertGone(pids)
         self.assertEqual(os.listdir(self.box.work), [])
+
+    def test_an_mpirun_that_hangs_after_aborting_is_killed_with_its_ranks(self):
+        # As Open MPI 4.1's mpirun did where a rank was killed during its start: the note that
+        # it aborts the job, then no end; here a stand-in whose "rank" outlives the note.
+        rank_pid = self.box.path("rank.pid")
+        mpirun = self.box.write("mpirun", """#!/bin/sh
+sleep 1000 &
+echo $! > %s
+echo "mpirun noticed that process rank 1 with PID 0 on node here exited on signal 9 (Killed)."
+exec sleep 1000
+""" % rank_pid)
+        os.chmod(mpirun, 0o755)
+        started = time.monotonic()
+        proc = self.run_impl("cpu-mpi", "out.rle", "--soup", "256x64,0.5,1", "--rule",
+                             "B3/S23:T256,64", "--generations", "4", "--param", "ranks=2",
+                             env={"LIFEBENCH_MPIEXEC": mpirun})
+        self.assertLess(time.monotonic() - started, 60)
+        self.assertOneErrorLine(proc, "rank 1: killed by signal 9 (Killed)", code=1)
+        with open(rank_pid) as f:
+            self.assertGone([int(f.read())])
+        self.assertEqual(sorted(os.listdir(self.box.work)), ["mpirun", "rank.pid"])
 
     def test_a_sweep_records_a_failed_run_of_ranks_and_goes_on(self):
         if not lbtest.optimised_build():
@@ -131,7 +164,7 @@ repetitions = 2
 params = { ranks = 2 }
 """)
         driver = self.start("bench", "--sweep", sweep, "--out", "out")
-        pids = self.kill_rank(driver, 1)
+        pids = self.kill_rank(driver, 1, of=3)
         out, err = driver.communicate(timeout=240)
         self.assertEqual(driver.returncode, 1, out + err)
         self.assertGone(pids)
