@@ -19,7 +19,10 @@ from .results import Result, Run
 from .tables import _STEM
 from .units import UNITS, NotConvertible, convert, unit_label
 
-_KEYS = {"title", "x", "y", "scale", "unit_label", "series", "log_x", "log_y", "baseline", "select"}
+_KEYS = {
+    "title", "x", "y", "scale", "unit_label", "series", "log_x", "log_y", "ideal", "baseline",
+    "select",
+}
 _SELECT_KEYS = {"experiments", "shape", "rule", "boundary", "generations", "density", "params"}
 _FIELDS = ("experiment", "shape", "rule", "boundary", "generations")
 
@@ -44,6 +47,7 @@ class Figure:
     series: list[str] = field(default_factory=lambda: ["experiment"])
     log_x: bool = False
     log_y: bool = False
+    ideal: bool = False  # scaling: each series against x times its rate at its least x
     baseline: str | None = None
     select: dict[str, Any] = field(default_factory=dict)
 
@@ -206,6 +210,9 @@ def _load(path: Path) -> Figure:
         )
     ):
         raise fail(f"'series' must be a list of {', '.join(_FIELDS)} or \"param:<name>\"")
+    ideal = flag("ideal")
+    if ideal and (y is None or not UNITS[y].higher_is_better or flag("log_y")):
+        raise fail("'ideal' needs a rate for 'y' (updates/s, FPS, B/s) on a linear axis")
     return Figure(
         stem=path.stem,
         path=path,
@@ -217,6 +224,7 @@ def _load(path: Path) -> Figure:
         series=series,
         log_x=flag("log_x"),
         log_y=flag("log_y"),
+        ideal=ideal,
         baseline=baseline,
         select=_select(data.get("select", {}), fail),
     )

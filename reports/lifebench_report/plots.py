@@ -227,6 +227,8 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
             markersize=5,
             label=_short(name, 40),
         )
+    if figure.ideal:
+        _ideal_scaling(ax, series)
     if figure.log_x:
         ax.set_xscale("log", base=2)
     if figure.log_y:
@@ -237,6 +239,28 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.set_title(_safe(figure.title))
     return _save(fig, path)
+
+
+def _ideal_scaling(ax, series: dict[str, list[Point]]) -> None:
+    """Each series' ideal, x times its rate at its least x, dashed in its colour, with each
+    point's efficiency against it (weak and strong scaling alike); the y axis from 0."""
+    for i, (_, line) in enumerate(sorted(series.items())):
+        first = min(line, key=lambda p: p.x)
+        xs = sorted({p.x for p in line})
+        ax.plot(xs, [first.y * x / first.x for x in xs], "--", color=f"C{i % 10}", linewidth=1)
+        for p in line:
+            if p.x != first.x:
+                ax.annotate(
+                    f"{p.y / (first.y * p.x / first.x):.0%}",
+                    (p.x, p.y),
+                    textcoords="offset points",
+                    xytext=(0, -15),
+                    ha="center",
+                    fontsize=8,
+                    color=f"C{i % 10}",
+                )
+    ax.set_ylim(bottom=0)
+    ax.plot([], [], "--", color="#777777", linewidth=1, label="ideal (dashed), efficiency")
 
 
 def roofline_plot(

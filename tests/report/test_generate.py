@@ -1268,6 +1268,18 @@ class FiguresTest(TempDir):
         self.assertIsNotNone(heading)
         self.assertGreater(int(heading.attrs["data-points"]), 0)
 
+    def test_ideal_scaling_figure_in_the_report(self):
+        plots = self.write_figure(
+            'title = "Scaling"\nx = "cells"\ny = "updates/s"\nlog_x = true\nideal = true\n'
+        )
+        (figure,) = figures.load_figures(plots)
+        self.assertTrue(figure.ideal)
+        res = synthetic.standard_run(self.tmp / "results")
+        out = self.tmp / "report"
+        proc = run_generator("--results", res, "--tables", TABLES, "--plots", plots, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue((out / "figure-f.png").is_file())
+
     def test_bad_figure_files_are_one_line_errors(self):
         res = synthetic.standard_run(self.tmp / "results")
         cases = {
@@ -1277,6 +1289,9 @@ class FiguresTest(TempDir):
             'title = "t"\nx = "cells"\ny = "ms"\ncolour = 1\n': "unknown field 'colour'",
             'title = "t"\nx = "cells"\ny = "ms"\n[select]\nshape = 4\n': "select.shape",
             'title = "t"\nx = "cells"\ny = "ms"\nseries = ["colour"]\n': "'series'",
+            'title = "t"\nx = "cells"\ny = "ms"\nideal = true\n': "'ideal' needs a rate",
+            'title = "t"\nx = "cells"\ny = "updates/s"\nlog_y = true\nideal = true\n': "'ideal'",
+            'title = "t"\nx = "cells"\ny = "updates/s"\nideal = 1\n': "'ideal' must be true",
             "title = \n": "not valid TOML",
         }
         for text, message in cases.items():
