@@ -28,7 +28,7 @@ std::string rank_failure(std::string_view output, const std::string& mpirun_end)
                                    R"(Exit code: (\d+))"))) {
     return "rank " + match[1].str() + ": exited with code " + match[2].str();
   }
-  // Else how mpirun ended, with its last line that says something.
+  // Else a code that mpirun passed on from a rank killed by a signal,
   if (std::regex_match(mpirun_end, match, std::regex(R"(mpirun exited with code (\d+))"))) {
     if (const int code = std::stoi(match[1]); code > 128 && code < 128 + 65) {
       return "a rank was killed by signal " + std::to_string(code - 128) + " (" +
@@ -36,6 +36,7 @@ std::string rank_failure(std::string_view output, const std::string& mpirun_end)
              " and named no rank)";
     }
   }
+  // else how mpirun ended, with its last line that says something.
   std::string last;
   std::istringstream lines{std::string(output)};
   for (std::string line; std::getline(lines, line);) {

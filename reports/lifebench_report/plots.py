@@ -246,6 +246,8 @@ def _ideal_scaling(ax, series: dict[str, list[Point]]) -> None:
     point's efficiency against it (weak and strong scaling alike); the y axis from 0."""
     for i, (_, line) in enumerate(sorted(series.items())):
         first = min(line, key=lambda p: p.x)
+        if first.x <= 0:  # x times the rate at x = 0 is no ideal
+            continue
         xs = sorted({p.x for p in line})
         ax.plot(xs, [first.y * x / first.x for x in xs], "--", color=f"C{i % 10}", linewidth=1)
         for p in line:
