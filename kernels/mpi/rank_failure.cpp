@@ -5,6 +5,16 @@
 #include <sstream>
 
 namespace lifebench::mpi {
+namespace {
+
+/// mpirun's output with every run of white space one space: its notes' lines are wrapped
+/// anywhere (Open MPI 4 and 5 word them alike).
+std::string unwrapped(std::string_view output) {
+  static const std::regex space(R"(\s+)");
+  return std::regex_replace(std::string(output), space, " ");
+}
+
+} // namespace
 
 std::string rank_failure(std::string_view output, const std::string& mpirun_end) {
   // A rank's own line: what it found wrong, before it aborted the others.
@@ -13,8 +23,8 @@ std::string rank_failure(std::string_view output, const std::string& mpirun_end)
     const auto start = at + kPrefix.size();
     return std::string(output.substr(start, output.find('\n', start) - start));
   }
-  // mpirun's notes, their lines wrapped anywhere (Open MPI 4 and 5 word them alike).
-  const std::string text = std::regex_replace(std::string(output), std::regex(R"(\s+)"), " ");
+  // mpirun's notes.
+  const std::string text = unwrapped(output);
   std::smatch match;
   if (std::regex_search(text, match,
                         std::regex(R"(process rank (\d+) with PID \d+ on node \S+ exited on )"
@@ -46,11 +56,10 @@ std::string rank_failure(std::string_view output, const std::string& mpirun_end)
 }
 
 bool mpirun_is_aborting(std::string_view output) {
-  // Open MPI 4's and 5's notes, their lines wrapped anywhere.
+  // Open MPI 4's and 5's notes.
   static const std::regex notes(R"(noticed that process rank|returned a non-zero exit code|)"
                                 R"(exited with non-zero status|MPI_ABORT was invoked)");
-  const std::string text = std::regex_replace(std::string(output), std::regex(R"(\s+)"), " ");
-  return std::regex_search(text, notes);
+  return std::regex_search(unwrapped(output), notes);
 }
 
 } // namespace lifebench::mpi

@@ -12,22 +12,25 @@ import lbtest
 RANK_PROGRAM = "lifebench-rank-cpu-mpi"
 
 
-def parent_of(pid):
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the process's name (state, parent, ...); [] when
+    the process is gone. The name, in parentheses, may hold spaces and parentheses."""
     try:
         with open("/proc/%d/stat" % pid) as f:
-            return int(f.read().rsplit(")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):
-        return 0
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def parent_of(pid):
+    fields = stat_fields(pid)
+    return int(fields[1]) if fields else 0
 
 
 def cpu_seconds(pid):
     """User and system time of process `pid` so far (0 when it is gone)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else 0
 
 
 def ranks_under(ancestor):
