@@ -11,9 +11,17 @@
 #include "sweep_progress.hpp"
 #include "text.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
 
 namespace lifebench::driver {
 namespace {
@@ -50,11 +58,14 @@ struct Measured {
   std::optional<double> wall_s; ///< how long its process ran; none when none ran
 };
 
-/// Runs one configuration in its own process.
-Measured run_configuration(const Configuration& c, double time_limit_s, const fs::path& json_out) {
+/// Runs one configuration in its own process, on `gpu` alone when one is given.
+Measured run_configuration(const Configuration& c, double time_limit_s, const fs::path& json_out,
+                           const std::optional<std::string>& gpu) {
   const Experiment& e = *c.experiment;
   if (!e.available) return {own_result(c, ResultStatus::unavailable, e.reason), std::nullopt};
   ProcessRequest request;
+  // NVIDIA's OpenCL platform shows the same GPUs as CUDA.
+  if (gpu) request.environment.push_back("CUDA_VISIBLE_DEVICES=" + *gpu);
   request.argv = {e.binary.string(), "bench"};
   for (const auto& [name, value] : c.params) {
     request.argv.emplace_back("--param");
@@ -101,6 +112,72 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
     result["stderr_tail"] = outcome.stderr_tail;
   }
   return {std::move(result), outcome.wall_s};
+}
+
+/// Whether a configuration of `e` may run beside others, each on a GPU of its own: a one-GPU
+/// kernel (CUDA or OpenCL) that neither spreads over several GPUs (axis `gpus`) nor streams
+/// its universe through the host's memory and disk (axis `folder`), whose time is its GPU's
+/// alone. What runs on the CPU or leans on the host runs alone.
+bool runs_beside_others(const Experiment& e) {
+  if (e.backend != "cuda" && e.backend != "opencl") return false;
+  return std::ranges::none_of(
+      e.axes, [](const Axis& axis) { return axis.name == "gpus" || axis.name == "folder"; });
+}
+
+/// The GPUs of --parallel-gpus n: the first n of CUDA_VISIBLE_DEVICES, else 0 ... n-1; none
+/// for one (each configuration then sees the GPUs we see).
+std::vector<std::string> parallel_gpu_ids(int n) {
+  if (n <= 1) return {};
+  std::vector<std::string> ids;
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (visible == nullptr) {
+    for (int i = 0; i < n; ++i)
+      ids.push_back(std::to_string(i));
+    return ids;
+  }
+  std::istringstream list(visible);
+  for (std::string id; std::ssize(ids) < n && std::getline(list, id, ',');) {
+    if (!id.empty()) ids.push_back(id);
+  }
+  if (std::ssize(ids) < n) {
+    throw Error("--parallel-gpus " + std::to_string(n) + ": CUDA_VISIBLE_DEVICES names " +
+                std::to_string(ids.size()) + " GPUs ('" + visible + "')");
+  }
+  return ids;
+}
+
+/// Runs `run(i, gpu)` for each i of `batch`, one at a time on each of `gpus`; hands out no
+/// more once one says it was interrupted (returns true) or throws, and says whether one was
+/// interrupted. An exception reaches the caller after every running configuration ended.
+bool run_beside_each_other(const std::vector<std::size_t>& batch,
+                           const std::vector<std::string>& gpus,
+                           const std::function<bool(std::size_t, const std::string&)>& run) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::atomic<bool> interrupted{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  {
+    std::vector<std::jthread> workers;
+    for (const auto& gpu : gpus) {
+      workers.emplace_back([&, gpu] {
+        try {
+          for (std::size_t k = next++; k < batch.size() && !stop; k = next++) {
+            if (interrupt_signal() != 0 || run(batch[k], gpu)) {
+              interrupted = true;
+              stop = true;
+            }
+          }
+        } catch (...) {
+          const std::scoped_lock lock(error_mutex);
+          if (!error) error = std::current_exception();
+          stop = true;
+        }
+      });
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  return interrupted;
 }
 
 /// An earlier result stands when the same binary ran the same configuration with
@@ -167,6 +244,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     }
   }
 
+  const std::vector<std::string> gpus = parallel_gpu_ids(options.parallel_gpus);
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
   ResultsFolder folder(out, options.resume);
@@ -229,6 +307,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                              {"time_limit_s", options.time_limit_s
                                                   ? nlohmann::json(*options.time_limit_s)
                                                   : nlohmann::json(nullptr)},
+                             {"parallel_gpus", options.parallel_gpus},
                              {"command", options.command_line},
                              {"build", build_environment()},
                              {"host", host_environment()},
@@ -241,50 +320,82 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   }
   folder.write_all();
   SweepProgress progress(to_run, earlier_s);
+  // Beside each other the configurations' times do not add up: no estimate then.
+  const bool estimates = gpus.empty();
   std::cout << "lifebench: " << total << " configurations";
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
   std::cout << "; results in " << out.string();
-  if (const std::string left = progress.left_after(std::nullopt); !left.empty()) {
+  if (const std::string left = progress.left_after(std::nullopt); estimates && !left.empty()) {
     std::cout << "; " << left << " by the earlier run's times";
+  }
+  if (!gpus.empty()) {
+    std::cout << "; one-GPU configurations " << gpus.size() << " at once, on GPUs "
+              << join(gpus, ", ");
   }
   std::cout << std::endl;
 
   // The experiments' --json-out files: a process killed while writing leaves its
   // temporary there, never in the results folder.
   const ScratchFolder scratch("lifebench-bench");
-  bool interrupted = false;
-  for (std::size_t i = 0; i < total && !interrupted; ++i) {
+  std::mutex mutex; // standard output, the progress and the results folder
+  // Runs configuration i (on `gpu` beside others, when given) and records it; says whether
+  // it was interrupted.
+  const auto run_and_record = [&](std::size_t i, const std::optional<std::string>& gpu) {
     const Configuration& c = configurations[i];
-    std::cout << progress.position(i) << c.label() << " … ";
-    if (kept[i]) {
-      std::cout << "done earlier: " << progress_outcome(*kept[i], std::nullopt) << std::endl;
-      continue;
-    }
-    if (interrupt_signal() != 0) {
-      interrupted = true;
-      break;
-    }
-    std::cout.flush();
+    const std::string label = c.label() + (gpu ? " on GPU " + *gpu : std::string());
+    // Alone, the line starts when it does; beside others, when it ends.
+    if (!gpu) std::cout << progress.position(i) << label << " … " << std::flush;
     const double limit = options.time_limit_s.value_or(c.time_limit_s);
     try {
       auto [result, wall] =
-          run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"));
+          run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"), gpu);
       result["config_id"] = c.config_id;
       result["ties"] = c.ties_json();
       result["binary_hash"] = hashes[c.experiment->name];
+      if (gpu && result.contains("device") && result["device"].is_object()) {
+        result["device"]["cuda_visible_devices"] = *gpu;
+      }
+      const std::scoped_lock lock(mutex);
+      if (gpu) std::cout << progress.position(i) << label << " … ";
       std::cout << progress_outcome(result, wall);
       if (wall) {
         result["wall_s"] = *wall;
         progress.measured(*wall);
-        if (const std::string left = progress.left_after(i); !left.empty()) {
+        if (const std::string left = progress.left_after(i); estimates && !left.empty()) {
           std::cout << "; " << left;
         }
       }
       std::cout << std::endl;
       folder.record(i, c.experiment->name, std::move(result));
+      return false;
     } catch (const Interrupted&) {
+      const std::scoped_lock lock(mutex);
+      if (gpu) std::cout << progress.position(i) << label << " … ";
       std::cout << "interrupted" << std::endl;
+      return true;
+    }
+  };
+  const auto shares_gpus = [&](std::size_t i) {
+    return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
+  };
+  bool interrupted = false;
+  for (std::size_t i = 0; i < total && !interrupted;) {
+    if (interrupt_signal() != 0) {
       interrupted = true;
+    } else if (!kept[i] && !shares_gpus(i)) {
+      interrupted = run_and_record(i++, std::nullopt);
+    } else {
+      // The configurations from here that may share the GPUs (those done earlier said now).
+      std::vector<std::size_t> batch;
+      for (; i < total && (kept[i] || shares_gpus(i)); ++i) {
+        if (!kept[i]) {
+          batch.push_back(i);
+          continue;
+        }
+        std::cout << progress.position(i) << configurations[i].label()
+                  << " … done earlier: " << progress_outcome(*kept[i], std::nullopt) << std::endl;
+      }
+      interrupted = run_beside_each_other(batch, gpus, run_and_record);
     }
   }
 

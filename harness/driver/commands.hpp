@@ -41,6 +41,7 @@ struct BenchOptions {
   bool resume = false;
   std::optional<double> time_limit_s;
   bool dry_run = false;
+  int parallel_gpus = 1; ///< one-GPU configurations run this many at once, one a GPU
   std::vector<std::string> command_line; ///< recorded in the manifest
 };
 

@@ -83,6 +83,12 @@ int main_with_errors(int argc, char** argv) {
       ->check(positive_seconds());
   bench->add_flag("--dry-run", bench_options.dry_run,
                   "Check the sweeps and list the configurations; run and write nothing");
+  bench
+      ->add_option("--parallel-gpus", bench_options.parallel_gpus,
+                   "Run up to N one-GPU configurations at once, each on its own GPU (the first N "
+                   "of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   add_experiments_option(bench);
 
   // CLI11 would call a mistyped command "a subcommand is required".

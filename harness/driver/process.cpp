@@ -122,6 +122,20 @@ void pump(std::array<Stream*, 2> streams, double timeout_s) {
   }
 }
 
+/// Our environment with `overrides` (NAME=value) in place of the same names.
+std::vector<std::string> child_environment(const std::vector<std::string>& overrides) {
+  const auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    const bool replaced = std::ranges::any_of(
+        overrides, [&](const std::string& o) { return name_of(o) == name_of(text); });
+    if (!replaced) entries.push_back(text);
+  }
+  entries.insert(entries.end(), overrides.begin(), overrides.end());
+  return entries;
+}
+
 } // namespace
 
 std::string ProcessOutcome::failure(double time_limit_s) const {
@@ -164,6 +178,11 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   for (const auto& arg : request.argv)
     argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  const std::vector<std::string> environment = child_environment(request.environment);
+  std::vector<char*> envp;
+  for (const auto& entry : environment)
+    envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
   Fd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   Pipe out = make_pipe();
   Pipe err = make_pipe();
@@ -177,7 +196,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
     if (dev_null.get() >= 0) ::dup2(dev_null.get(), STDIN_FILENO);
     ::dup2(out.write.get(), STDOUT_FILENO);
     ::dup2(err.write.get(), STDERR_FILENO);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     const int error = errno;
     [[maybe_unused]] const ssize_t ignored = ::write(exec_status.write.get(), &error, sizeof error);
     ::_exit(127);

@@ -18,6 +18,8 @@ struct ProcessRequest {
   std::size_t stdout_limit = 1 << 20; ///< bytes of standard output kept (the last ones)
   std::size_t stderr_limit = 4096;    ///< bytes of standard error kept (the last ones)
   bool echo = false;                  ///< also copy the child's output to ours as it comes
+  /// NAME=value entries set in the child's environment (over ours).
+  std::vector<std::string> environment;
 };
 
 struct ProcessOutcome {

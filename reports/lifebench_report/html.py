@@ -339,6 +339,9 @@ def _env_line(runs: list[Run]) -> str:
             bits.append(esc(build["build_type"]))
         if host.get("cpu"):
             bits.append(esc(host["cpu"]))
+        parallel = (run.manifest or {}).get("parallel_gpus", 1)
+        if isinstance(parallel, int) and parallel > 1:
+            bits.append(f"{parallel} GPUs at once")
         devices = [
             d for d in run.devices if d != host.get("cpu")
         ]  # CPU experiments name the host CPU
@@ -346,6 +349,17 @@ def _env_line(runs: list[Run]) -> str:
             bits.append(esc(", ".join(devices)))
         parts.append(" &middot; ".join(bits))
     return "<br>".join(parts)
+
+
+def _parallel_gpus(manifest: dict) -> str:
+    """What --parallel-gpus made of the run, or nothing when each configuration ran alone."""
+    n = manifest.get("parallel_gpus", 1)
+    if not isinstance(n, int) or n <= 1:
+        return ""
+    return (
+        f"{n}: the one-GPU configurations ran {n} at once, each on a GPU of its own "
+        "(its result names it); the others alone"
+    )
 
 
 def _run_section(run: Run, data: str | None) -> str:
@@ -371,6 +385,7 @@ def _run_section(run: Run, data: str | None) -> str:
         ("finished", esc(m.get("finished")) or "not finished"),
         ("sweeps", esc(m.get("sweeps"))),
         ("configurations", esc(", ".join(f"{k} {v}" for k, v in counts.items()))),
+        ("GPUs at once", _parallel_gpus(m)),
     ]
     build = [(k, esc(v)) for k, v in run.section("build").items()]
     host = [(k, esc(v)) for k, v in run.section("host").items()]

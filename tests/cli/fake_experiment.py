@@ -6,7 +6,8 @@
 #    "reason": null, "describe": "ok" | "crash" | "hang" | "garbage"}
 # The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
 # nowrite, garbage, unsupported, partial (writes half a file, then is killed),
-# stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop).
+# stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop),
+# sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each).
 # A describe that hangs first creates <name>.describing.
 # Every bench call is appended to <name>.log as one JSON line.
 import json
@@ -103,6 +104,9 @@ def bench(conf, args):
         with open(out + ".partial", "w") as f:
             f.write('{"status": "o')
         os.kill(os.getpid(), signal.SIGKILL)
+    started = time.time()
+    if mode == "sleep":
+        time.sleep(1)
     problem = values["--problem"]
     generations = int(values["--generations"])
     result = {"experiment": NAME, "backend": conf.get("backend", "cpu"),
@@ -115,6 +119,12 @@ def bench(conf, args):
         result["timing"] = {"median_s": 0.5, "repetitions": int(values["--repetitions"]),
                             "warmup": int(values["--warmup"])}
         result["throughput"] = {"cell_updates_per_second": 1.234e9}
+        result["device"] = {"name": "fake device"}
+    if mode == "sleep":
+        with open(os.path.join(HERE, NAME + ".spans"), "a") as spans:
+            spans.write(json.dumps({"gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
+                                    "start": started, "end": time.time(),
+                                    "threads": params.get("threads")}) + "\n")
     with open(out + ".tmp", "w") as f:
         json.dump(result, f)
     os.rename(out + ".tmp", out)

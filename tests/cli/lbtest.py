@@ -23,7 +23,7 @@ TMP_ROOT = os.environ.get("LIFEBENCH_TEST_TMP") or None
 FAKE_AXES = [
     {"name": "mode", "default": "ok",
      "allowed": ["ok", "crash", "hang", "stubborn", "exit3", "nowrite", "garbage",
-                 "unsupported", "partial", "flood"],
+                 "unsupported", "partial", "flood", "sleep"],
      "description": "what bench does"},
     {"name": "threads", "default": "1", "allowed": [], "description": "any value"},
 ]
@@ -155,7 +155,11 @@ class Sandbox:
     def environment(self, env=None):
         full_env = dict(os.environ)
         full_env.pop("LIFEBENCH_EXPERIMENTS_PATH", None)
-        full_env.update(env or {})
+        for name, value in (env or {}).items():
+            if value is None:
+                full_env.pop(name, None)  # unset
+            else:
+                full_env[name] = value
         return full_env
 
     def run(self, *args, env=None, timeout=300):

@@ -922,6 +922,19 @@ class ReportTest(TempDir):
         gpu_row = root.find("tr", data_device="gpu").text
         self.assertNotIn("Xeon", gpu_row)  # hosts are not listed together
 
+    def test_gpus_at_once_are_said(self):
+        parallel = synthetic.write_run(
+            self.tmp / "parallel",
+            [synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"})],
+            synthetic.manifest("parallel", parallel_gpus=4),
+        )
+        proc, out = self.generate_standard("--results", parallel)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        text = " ".join(dom.parse((out / "index.html").read_text()).text.split())
+        self.assertIn("4 GPUs at once", text)
+        self.assertIn("4: the one-GPU configurations ran 4 at once, each on a GPU of its own", text)
+        self.assertEqual(text.count("GPUs at once"), 2)  # the other run ran one at a time
+
     def test_fraction_of_bound_and_rooflines(self):
         proc, out = self.generate_standard()
         self.assertEqual(proc.returncode, 0, proc.stderr)
