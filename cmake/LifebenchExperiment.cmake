@@ -2,6 +2,7 @@ include(LifebenchOpenCL)
 
 # lifebench_add_experiment(NAME <name> BACKEND cpu|simd|cuda|opencl SOURCES <files...>
 #                          [LIBRARIES <targets...>] [TEST_ONLY] [CONFORMANCE_PARTS <n>]
+#                          [CONFORMANCE_PARAMS <k=v...>]
 #                          [RANK_SOURCES <files...> [RANK_LIBRARIES <targets...>]])
 #
 # Builds experiments/<name> as the executable lifebench-exp-<name> (target
@@ -15,9 +16,11 @@ include(LifebenchOpenCL)
 # starts the ranks; neither is built where MPI is switched off. CONFORMANCE_PARTS splits a
 # long conformance matrix into n tests run side by side, lifebench.test.conformance.<name>.part<k>
 # (verify --shard k/n), instead of the one test lifebench.test.conformance.<name>.
+# CONFORMANCE_PARAMS pins parameters in that matrix: axes whose values another experiment's
+# conformance already checks (the kernels it shares), where each case costs much.
 function(lifebench_add_experiment)
   cmake_parse_arguments(PARSE_ARGV 0 arg "TEST_ONLY" "NAME;BACKEND;CONFORMANCE_PARTS"
-                        "SOURCES;LIBRARIES;RANK_SOURCES;RANK_LIBRARIES")
+                        "SOURCES;LIBRARIES;RANK_SOURCES;RANK_LIBRARIES;CONFORMANCE_PARAMS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "lifebench_add_experiment: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -86,14 +89,15 @@ function(lifebench_add_experiment)
     endif()
     set_property(GLOBAL PROPERTY LIFEBENCH_CONFORMANCE_LABELS_${arg_NAME} "${label};conformance")
     set(test lifebench.test.conformance.${arg_NAME})
+    list(TRANSFORM arg_CONFORMANCE_PARAMS PREPEND "--param;" OUTPUT_VARIABLE pinned)
     if(NOT arg_CONFORMANCE_PARTS)
-      add_test(NAME ${test} COMMAND ${target} verify)
+      add_test(NAME ${test} COMMAND ${target} verify ${pinned})
       set_tests_properties(${test} PROPERTIES LABELS "${label};conformance" SKIP_RETURN_CODE 77
                                               TIMEOUT 900)
       return()
     endif()
     foreach(part RANGE 1 ${arg_CONFORMANCE_PARTS})
-      add_test(NAME ${test}.part${part} COMMAND ${target} verify --shard
+      add_test(NAME ${test}.part${part} COMMAND ${target} verify ${pinned} --shard
                                                  ${part}/${arg_CONFORMANCE_PARTS})
       set_tests_properties(${test}.part${part} PROPERTIES LABELS "${label};conformance"
                                                            SKIP_RETURN_CODE 77 TIMEOUT 900)
