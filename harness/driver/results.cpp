@@ -26,6 +26,18 @@ void write_text(const fs::path& file, const std::string& text) {
   write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
+nlohmann::json no_counts(std::size_t total) {
+  return {{"total", total}, {"done", 0},        {"ok", 0},
+          {"failed", 0},    {"unsupported", 0}, {"unavailable", 0}};
+}
+
+/// Counts one recorded result: done, and its status.
+void count(nlohmann::json& counts, const nlohmann::json& result) {
+  counts["done"] = counts["done"].get<std::size_t>() + 1;
+  const std::string status = result.value("status", "failed");
+  if (counts.contains(status)) counts[status] = counts[status].get<std::size_t>() + 1;
+}
+
 } // namespace
 
 std::string string_at(const nlohmann::json& object, const char* key) {
@@ -130,6 +142,9 @@ ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
   if (manifest.contains("started") && manifest["started"].is_string()) {
     previous_started_ = manifest["started"].get<std::string>();
   }
+  if (manifest.contains("experiments") && manifest["experiments"].is_object()) {
+    previous_experiments_ = manifest["experiments"];
+  }
   try {
     previous_ = read_recorded_results(dir_);
   } catch (const Error& e) {
@@ -158,18 +173,28 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
   manifest_ = std::move(manifest);
   if (previous_started_) manifest_["started"] = *previous_started_;
   manifest_["finished"] = nullptr;
-  manifest_["configurations"] = {{"total", total}, {"done", 0},        {"ok", 0},
-                                 {"failed", 0},    {"unsupported", 0}, {"unavailable", 0}};
+  run_counts_ = no_counts(total);
+  manifest_["configurations"] = no_counts(total);
   for (const auto& experiment : experiments)
     results_[experiment];
+  std::size_t position = total;
+  for (const auto& [experiment, by_id] : previous_) {
+    if (results_.contains(experiment)) continue;
+    if (previous_experiments_.contains(experiment)) {
+      manifest_["experiments"][experiment] = previous_experiments_[experiment];
+    }
+    for (const auto& [id, result] : by_id) {
+      count(manifest_["configurations"], result);
+      others_[position++] = result;
+    }
+  }
+  manifest_["configurations"]["total"] = position;
 }
 
 void ResultsFolder::record(std::size_t position, const std::string& experiment,
                            nlohmann::json result, bool write) {
-  auto& counts = manifest_["configurations"];
-  counts["done"] = counts["done"].get<std::size_t>() + 1;
-  const std::string status = result.value("status", "failed");
-  if (counts.contains(status)) counts[status] = counts[status].get<std::size_t>() + 1;
+  count(run_counts_, result);
+  count(manifest_["configurations"], result);
   results_[experiment][position] = std::move(result);
   if (write) {
     write_experiment(experiment);
@@ -208,6 +233,8 @@ void ResultsFolder::write_benchmarks() const {
     for (const auto& [position, result] : results)
       in_sweep_order[position] = &result;
   }
+  for (const auto& [position, result] : others_)
+    in_sweep_order[position] = &result;
   std::vector<const nlohmann::json*> results;
   results.reserve(in_sweep_order.size());
   for (const auto& [position, result] : in_sweep_order)

@@ -56,7 +56,10 @@ public:
 
   /// Creates the folder and prepares the manifest (its "started" kept from an earlier
   /// run when resuming) and an <experiment>.json for each of `experiments`; writes
-  /// nothing, so that the results kept from an earlier run can be recorded first.
+  /// nothing, so that the results kept from an earlier run can be recorded first. When
+  /// resuming, the folder's other experiments (another --impl or sweep measured them) keep
+  /// their files untouched, their manifest entries, and their place in the manifest's
+  /// counts and in benchmarks.json.
   void start(nlohmann::json manifest, const std::vector<std::string>& experiments,
              std::size_t total);
 
@@ -71,7 +74,8 @@ public:
   /// Sets "finished" and writes the manifest.
   void finish();
 
-  [[nodiscard]] const nlohmann::json& counts() const { return manifest_["configurations"]; }
+  /// This run's configurations by status (the manifest's counts add the other experiments').
+  [[nodiscard]] const nlohmann::json& counts() const { return run_counts_; }
 
 private:
   void write_experiment(const std::string& experiment) const;
@@ -81,8 +85,12 @@ private:
   std::filesystem::path dir_;
   std::optional<std::string> previous_started_;
   std::map<std::string, std::map<std::string, nlohmann::json>>
-      previous_; // experiment → id → result
+      previous_;                        // experiment → id → result
+  nlohmann::json previous_experiments_; ///< the earlier manifest's "experiments"
   std::map<std::string, std::map<std::size_t, nlohmann::json>> results_; // experiment → position
+  /// The other experiments' results, after this run's positions, for benchmarks.json.
+  std::map<std::size_t, nlohmann::json> others_;
+  nlohmann::json run_counts_;
   nlohmann::json manifest_;
 };
 

@@ -169,6 +169,30 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(statuses, ["ok", "failed", "unsupported"])
         self.assertIsNotNone(self.box.manifest("out")["finished"])
 
+    def test_resume_for_other_experiments_keeps_the_folder_whole(self):
+        self.box.add_fake("other")
+        two = SWEEP + SWEEP.replace('"fake"', '"other"').replace("threads = [1, 2]",
+                                                                  'mode = ["ok", "exit3"]')
+        self.assertEqual(self.bench(two, "--impl", "other").returncode, 1)  # exit3 fails
+        with open(self.box.path("out/other.json")) as f:
+            other_before = f.read()
+        proc = self.bench(two, "--resume", "--impl", "fake")
+        # This run's configurations decide the exit code and the last line; the other
+        # experiment's failure is not this run's.
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("4 configurations in", proc.stdout)
+        self.assertIn(": 4 ok, 0 failed,", proc.stdout)
+        with open(self.box.path("out/other.json")) as f:
+            self.assertEqual(f.read(), other_before)  # untouched
+        manifest = self.box.manifest("out")
+        self.assertEqual(sorted(manifest["experiments"]), ["fake", "other"])
+        self.assertEqual(manifest["configurations"],
+                         {"total": 8, "done": 8, "ok": 6, "failed": 2, "unsupported": 0,
+                          "unavailable": 0})
+        with open(self.box.path("out/benchmarks.json")) as f:
+            names = {b["name"].split("|")[0] for b in json.load(f)["benchmarks"]}
+        self.assertEqual(names, {"fake", "other"})
+
 
 if __name__ == "__main__":
     lbtest.main()
