@@ -62,69 +62,76 @@ def _save(fig, path: Path) -> tuple[int, int]:
     return int(width * DPI) // 2, int(height * DPI) // 2
 
 
+FAMILY_TITLES = {"square": "square grids", "hex": "hexagonal grids", "3d": "3D grids"}
+# Ten colours, then the same ten with another marker and dashes: a panel of 30 series still
+# tells every one apart.
+_MARKERS, _LINES = "os^Dv", ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
+
+
 def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
-    """Cell updates per second against grid size (cells), one series per experiment.
+    """Cell updates per second against grid size (cells), one panel per family of grids (square,
+    hex, 3D), one series per experiment, each panel as tall as its legend needs.
 
     Every ok result is a point (hollow when it was not verified); the line joins each
     experiment's best verified throughput per grid size.
     """
-    points: dict[str, list] = {}
+    families: dict[str, dict[str, list]] = {}
     for run in runs:
         for result in run.results:
             if result.status == "ok" and result.cells:
-                points.setdefault(result.experiment, []).append(result)
-    if not points:
+                family = _family_of(result)
+                families.setdefault(family, {}).setdefault(result.experiment, []).append(result)
+    if not families:
         return None
+    order = sorted(families, key=lambda f: (list(FAMILY_TITLES).index(f)
+                                            if f in FAMILY_TITLES else len(FAMILY_TITLES), f))
+    legend_rows = [-(-len(families[f]) // 2) for f in order]  # two columns a legend
+    heights = [max(2.6, 0.19 * rows + 0.9) for rows in legend_rows]
     plt = _pyplot()
+    fig, axes = plt.subplots(
+        len(order), 1, figsize=(WIDTH_IN, sum(heights) + 0.5), layout="constrained",
+        gridspec_kw={"height_ratios": heights}, squeeze=False,
+    )
+    for ax, family in zip(axes[:, 0], order):
+        _throughput_panel(ax, families[family])
+        ax.set_title(FAMILY_TITLES.get(family, _safe(family)), fontsize=10, loc="left")
+    fig.suptitle("Throughput against grid size (best verified configuration per size)")
+    return _save(fig, path)
+
+
+def _family_of(result) -> str:
+    family = result.raw.get("family")
+    return family if isinstance(family, str) and family else "other"
+
+
+def _throughput_panel(ax, points: dict[str, list]) -> None:
     from matplotlib.ticker import LogLocator, NullFormatter
 
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
     for i, (experiment, results) in enumerate(sorted(points.items())):
-        colour = f"C{i % 10}"
+        style = {"color": f"C{i % 10}", "marker": _MARKERS[i // 10 % len(_MARKERS)]}
         verified = [r for r in results if r.verified]
         unverified = [r for r in results if not r.verified]
         best: dict[int, float] = {}
         for r in verified:
             best[r.cells] = max(best.get(r.cells, 0.0), r.rate)
         xs = sorted(best)
-        ax.plot(
-            xs,
-            [best[x] for x in xs],
-            "-o",
-            color=colour,
-            linewidth=2,
-            markersize=6,
-            label=_short(experiment),
-        )
-        ax.plot(
-            [r.cells for r in verified],
-            [r.rate for r in verified],
-            "o",
-            color=colour,
-            markersize=4,
-            alpha=0.5,
-        )
+        ax.plot(xs, [best[x] for x in xs], linestyle=_LINES[i // 10 % len(_LINES)],
+                linewidth=1.8, markersize=5, label=_short(experiment), **style)
+        ax.plot([r.cells for r in verified], [r.rate for r in verified], linestyle="none",
+                markersize=3, alpha=0.5, **style)
         if unverified:
-            ax.plot(
-                [r.cells for r in unverified],
-                [r.rate for r in unverified],
-                "o",
-                markerfacecolor="none",
-                color=colour,
-                markersize=7,
-                label=_short(experiment) + " (not verified)",
-            )
+            ax.plot([r.cells for r in unverified], [r.rate for r in unverified], linestyle="none",
+                    markerfacecolor="none", markersize=7,
+                    label=_short(experiment) + " (not verified)", **style)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(LogLocator(base=4))  # every other power of two: readable
     ax.xaxis.set_minor_locator(LogLocator(base=2))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yscale("log")
     ax.set_xlabel("grid size (cells)")
-    ax.set_ylabel("cell updates per second")
+    ax.set_ylabel("cell updates/s")
     ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    ax.set_title("Throughput against grid size (best verified configuration per size)")
-    return _save(fig, path)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False, ncols=2)
 
 
 def table_plot(view: TableView, path: Path) -> tuple[int, int] | None:
