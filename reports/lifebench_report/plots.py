@@ -250,7 +250,9 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
 
 def _ideal_scaling(ax, series: dict[str, list[Point]]) -> None:
     """Each series' ideal, x times its rate at its least x, dashed in its colour, with each
-    point's efficiency against it (weak and strong scaling alike); the y axis from 0."""
+    point's efficiency against it (weak and strong scaling alike); the y axis from 0. The
+    efficiencies stand in a column below each point, a row a series, so that series that
+    scale alike (whose points coincide) keep their labels apart."""
     for i, (_, line) in enumerate(sorted(series.items())):
         first = min(line, key=lambda p: p.x)
         if first.x <= 0:  # x times the rate at x = 0 is no ideal
@@ -260,10 +262,10 @@ def _ideal_scaling(ax, series: dict[str, list[Point]]) -> None:
         for p in line:
             if p.x != first.x:
                 ax.annotate(
-                    f"{p.y / (first.y * p.x / first.x):.0%}",
+                    f"{p.y / (first.y * p.x / first.x):.1%}",
                     (p.x, p.y),
                     textcoords="offset points",
-                    xytext=(0, -15),
+                    xytext=(0, -15 - 11 * i),
                     ha="center",
                     fontsize=8,
                     color=f"C{i % 10}",
