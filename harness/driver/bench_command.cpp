@@ -159,6 +159,7 @@ bool run_beside_each_other(const std::vector<std::size_t>& batch,
   std::exception_ptr error;
   {
     std::vector<std::jthread> workers;
+    workers.reserve(gpus.size());
     for (const auto& gpu : gpus) {
       workers.emplace_back([&, gpu] {
         try {

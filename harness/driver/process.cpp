@@ -180,6 +180,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   argv.push_back(nullptr);
   const std::vector<std::string> environment = child_environment(request.environment);
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (const auto& entry : environment)
     envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
