@@ -64,7 +64,6 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
   const Experiment& e = *c.experiment;
   if (!e.available) return {own_result(c, ResultStatus::unavailable, e.reason), std::nullopt};
   ProcessRequest request;
-  // NVIDIA's OpenCL platform shows the same GPUs as CUDA.
   if (gpu) request.environment.push_back("CUDA_VISIBLE_DEVICES=" + *gpu);
   request.argv = {e.binary.string(), "bench"};
   for (const auto& [name, value] : c.params) {
@@ -115,11 +114,12 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
 }
 
 /// Whether a configuration of `e` may run beside others, each on a GPU of its own: a one-GPU
-/// kernel (CUDA or OpenCL) that neither spreads over several GPUs (axis `gpus`) nor streams
-/// its universe through the host's memory and disk (axis `folder`), whose time is its GPU's
-/// alone. What runs on the CPU or leans on the host runs alone.
+/// CUDA kernel that neither spreads over several GPUs (axis `gpus`) nor streams its universe
+/// through the host's memory and disk (axis `folder`), whose time is its GPU's alone. What
+/// runs on the CPU or leans on the host runs alone, and so does OpenCL, whose platform may
+/// be the CPU's (PoCL).
 bool runs_beside_others(const Experiment& e) {
-  if (e.backend != "cuda" && e.backend != "opencl") return false;
+  if (e.backend != "cuda") return false;
   return std::ranges::none_of(
       e.axes, [](const Axis& axis) { return axis.name == "gpus" || axis.name == "folder"; });
 }
@@ -184,9 +184,15 @@ bool run_beside_each_other(const std::vector<std::size_t>& batch,
 /// An earlier result stands when the same binary ran the same configuration with
 /// the same repetitions and warmup (a result timed nothing when it has no timing).
 /// "unavailable" is not a measurement: it is tried again (the device may be back).
+/// A result measured beside others (--parallel-gpus) stands only where this lifebench would
+/// run it beside others too.
 bool still_valid(const nlohmann::json& previous, const Configuration& c, const std::string& hash) {
   if (previous.value("binary_hash", "") != hash) return false;
   if (previous.value("status", "") == "unavailable") return false;
+  const auto device = previous.find("device");
+  const bool beside_others =
+      device != previous.end() && device->is_object() && device->contains("cuda_visible_devices");
+  if (beside_others && !runs_beside_others(*c.experiment)) return false;
   const auto timing = previous.find("timing");
   if (timing == previous.end()) return true;
   const auto equals = [&](const char* key, int value) {

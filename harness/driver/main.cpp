@@ -85,8 +85,8 @@ int main_with_errors(int argc, char** argv) {
                   "Check the sweeps and list the configurations; run and write nothing");
   bench
       ->add_option("--parallel-gpus", bench_options.parallel_gpus,
-                   "Run up to N one-GPU configurations at once, each on its own GPU (the first N "
-                   "of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
+                   "Run up to N one-GPU CUDA configurations at once, each on its own GPU (the "
+                   "first N of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   add_experiments_option(bench);

@@ -1,6 +1,7 @@
-"""lifebench bench --parallel-gpus N: one-GPU configurations run N at once, each with
+"""lifebench bench --parallel-gpus N: one-GPU CUDA configurations run N at once, each with
 CUDA_VISIBLE_DEVICES naming its own GPU; configurations on the CPU, on several GPUs (axis
-gpus) or through the host's disk (axis folder) run alone."""
+gpus), through the host's disk (axis folder) or on OpenCL (whose platform may be the CPU)
+run alone."""
 import json
 import os
 
@@ -24,6 +25,12 @@ experiment = "spread"
 shape = "8x8"
 generations = 1
 params = { mode = "sleep", gpus = "2" }
+
+[[run]]
+experiment = "opencl"
+shape = "8x8"
+generations = 1
+params = { mode = "sleep", threads = ["1", "2"] }
 '''
 
 
@@ -32,6 +39,7 @@ class ParallelGpus(lbtest.CliTestCase):
         super().setUp()
         self.box.add_fake("kernel", backend="cuda")
         self.box.add_fake("host", backend="cpu")
+        self.box.add_fake("opencl", backend="opencl")
         self.box.add_fake("spread", backend="cuda", axes=lbtest.FAKE_AXES + [
             {"name": "gpus", "default": "1", "allowed": [], "description": "GPUs"}])
 
@@ -69,8 +77,8 @@ class ParallelGpus(lbtest.CliTestCase):
             self.assertEqual(self.most_at_once([s for s in kernel if s["gpu"] == gpu]), 1)
 
         # The others alone, seeing every GPU, after the one-GPU runs before them.
-        alone = self.spans("host") + self.spans("spread")
-        self.assertEqual(len(alone), 3)
+        alone = self.spans("host") + self.spans("spread") + self.spans("opencl")
+        self.assertEqual(len(alone), 5)
         self.assertEqual(self.most_at_once(kernel + alone), 3)
         self.assertEqual(self.most_at_once(alone), 1)
         self.assertEqual({s["gpu"] for s in alone}, {None})
@@ -84,11 +92,31 @@ class ParallelGpus(lbtest.CliTestCase):
         for r in self.box.results("out", "host")["configurations"]:
             self.assertNotIn("cuda_visible_devices", r["device"])
         self.assertEqual(self.box.manifest("out")["parallel_gpus"], 3)
-        self.assertEqual(self.box.manifest("out")["configurations"]["ok"], 9)
+        self.assertEqual(self.box.manifest("out")["configurations"]["ok"], 11)
         for line in proc.stdout.splitlines():
             if "kernel" in line and "mode=sleep" in line:
                 self.assertRegex(line, r" on GPU [012] … ok ")
             self.assertNotIn("left", line)  # no estimate while times overlap
+
+    def test_resume_measures_alone_what_no_longer_runs_beside_others(self):
+        self.assertEqual(self.bench(ONE_GPU, "--parallel-gpus", "2").returncode, 0)
+        self.assertEqual(len(self.spans("kernel")), 6)
+        proc = self.bench(ONE_GPU, "--parallel-gpus", "2", "--resume")
+        self.assertEqual(proc.stdout.count("… done earlier"), 6, proc.stdout)  # kept
+        # The experiment now runs alone (its backend changed): each result measured beside
+        # others is measured again, alone.
+        conf = os.path.join(self.box.experiments, "kernel.fake.json")
+        with open(conf) as f:
+            changed = dict(json.load(f), backend="opencl")
+        with open(conf, "w") as f:
+            json.dump(changed, f)
+        proc = self.bench(ONE_GPU, "--parallel-gpus", "2", "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        again = self.spans("kernel")[6:]
+        self.assertEqual(len(again), 6)
+        self.assertEqual(self.most_at_once(again), 1)
+        for r in self.box.results("out", "kernel")["configurations"]:
+            self.assertNotIn("cuda_visible_devices", r["device"])
 
     def test_gpus_come_from_cuda_visible_devices(self):
         proc = self.bench(ONE_GPU, "--parallel-gpus", "2", env={"CUDA_VISIBLE_DEVICES": "5,,3,7"})
