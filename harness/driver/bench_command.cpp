@@ -326,13 +326,18 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
   }
   folder.write_all();
-  SweepProgress progress(to_run, earlier_s);
-  // Beside each other the configurations' times do not add up: no estimate then.
-  const bool estimates = gpus.empty();
+  const auto shares_gpus = [&](std::size_t i) {
+    return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
+  };
+  std::vector<double> shares(total, 1.0);
+  for (std::size_t i = 0; i < total; ++i) {
+    if (shares_gpus(i)) shares[i] = 1.0 / static_cast<double>(gpus.size());
+  }
+  SweepProgress progress(to_run, earlier_s, shares);
   std::cout << "lifebench: " << total << " configurations";
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
   std::cout << "; results in " << out.string();
-  if (const std::string left = progress.left_after(std::nullopt); estimates && !left.empty()) {
+  if (const std::string left = progress.left(); !left.empty()) {
     std::cout << "; " << left << " by the earlier run's times";
   }
   if (!gpus.empty()) {
@@ -367,8 +372,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       std::cout << progress_outcome(result, wall);
       if (wall) {
         result["wall_s"] = *wall;
-        progress.measured(*wall);
-        if (const std::string left = progress.left_after(i); estimates && !left.empty()) {
+        progress.measured(i, *wall);
+        if (const std::string left = progress.left(); !left.empty()) {
           std::cout << "; " << left;
         }
       }
@@ -381,9 +386,6 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       std::cout << "interrupted" << std::endl;
       return true;
     }
-  };
-  const auto shares_gpus = [&](std::size_t i) {
-    return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
   };
   bool interrupted = false;
   for (std::size_t i = 0; i < total && !interrupted;) {

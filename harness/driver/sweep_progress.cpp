@@ -20,20 +20,23 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-SweepProgress::SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s)
-    : to_run_(std::move(to_run)), earlier_s_(std::move(earlier_s)) {}
+SweepProgress::SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s,
+                             std::vector<double> shares)
+    : to_run_(std::move(to_run)), earlier_s_(std::move(earlier_s)), shares_(std::move(shares)),
+      done_(to_run_.size()) {}
 
 std::string SweepProgress::position(std::size_t i) const {
   return "[" + std::to_string(i + 1) + "/" + std::to_string(to_run_.size()) + " " +
          format_duration(elapsed_s()) + "] ";
 }
 
-void SweepProgress::measured(double wall_s) {
+void SweepProgress::measured(std::size_t i, double wall_s) {
+  done_[i] = true;
   measured_s_ += wall_s;
   ++measured_count_;
 }
 
-std::optional<double> SweepProgress::seconds_left_after(std::optional<std::size_t> i) const {
+std::optional<double> SweepProgress::seconds_left() const {
   double earlier_sum = 0;
   std::size_t earlier_count = 0;
   for (const auto& s : earlier_s_) {
@@ -49,12 +52,12 @@ std::optional<double> SweepProgress::seconds_left_after(std::optional<std::size_
     typical = earlier_sum / double(earlier_count);
   }
   double left = 0;
-  for (std::size_t j = i ? *i + 1 : 0; j < to_run_.size(); ++j) {
-    if (!to_run_[j]) continue;
+  for (std::size_t j = 0; j < to_run_.size(); ++j) {
+    if (!to_run_[j] || done_[j]) continue;
     if (earlier_s_[j]) {
-      left += *earlier_s_[j];
+      left += shares_[j] * *earlier_s_[j];
     } else if (typical) {
-      left += *typical;
+      left += shares_[j] * *typical;
     } else {
       return std::nullopt;
     }
@@ -62,8 +65,8 @@ std::optional<double> SweepProgress::seconds_left_after(std::optional<std::size_
   return left;
 }
 
-std::string SweepProgress::left_after(std::optional<std::size_t> i) const {
-  const auto left = seconds_left_after(i);
+std::string SweepProgress::left() const {
+  const auto left = seconds_left();
   // Under half a second reads "0:00": nothing worth saying.
   return left && *left >= 0.5 ? "about " + format_duration(*left) + " left" : std::string();
 }

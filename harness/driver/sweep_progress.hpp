@@ -1,6 +1,7 @@
 // The clock of a sweep's progress lines: the time since the sweep started on every line,
 // and the time left, estimated from the configurations measured so far and, when resuming,
-// from how long an earlier run took over the same configurations.
+// from how long an earlier run took over the same configurations; configurations run
+// several at once count for their share.
 #pragma once
 
 #include <chrono>
@@ -16,23 +17,26 @@ std::string format_duration(double seconds);
 
 class SweepProgress {
 public:
-  /// One entry per configuration, in sweep order: whether this run measures it, and how
-  /// many seconds it took when an earlier run measured it (its result's wall_s), if known.
-  SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s);
+  /// One entry per configuration, in sweep order: whether this run measures it, how many
+  /// seconds it took when an earlier run measured it (its result's wall_s), if known, and
+  /// the share of its time the sweep waits for: 1 for one run alone, 1 / N for one of N run
+  /// at once (--parallel-gpus).
+  SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s,
+                std::vector<double> shares);
 
   /// "[12/203 3:21] ": the configuration's place and the time since the sweep started.
   [[nodiscard]] std::string position(std::size_t i) const;
 
-  /// Records that a configuration ran for `wall_s` seconds.
-  void measured(double wall_s);
+  /// Records that configuration i ran for `wall_s` seconds.
+  void measured(std::size_t i, double wall_s);
 
-  /// The seconds the configurations after `i` that this run measures should take: each
-  /// its earlier time, else the mean of this run's measured ones (else of the earlier
-  /// ones); none when nothing is known yet.
-  [[nodiscard]] std::optional<double> seconds_left_after(std::optional<std::size_t> i) const;
+  /// The seconds the configurations this run measures and has not measured yet should
+  /// take: each its earlier time, else the mean of this run's measured ones (else of the
+  /// earlier ones), times its share; none when nothing is known yet.
+  [[nodiscard]] std::optional<double> seconds_left() const;
 
   /// "about 14:05 left", or empty when nothing is known yet or nothing is left.
-  [[nodiscard]] std::string left_after(std::optional<std::size_t> i) const;
+  [[nodiscard]] std::string left() const;
 
   /// Seconds since the sweep started.
   [[nodiscard]] double elapsed_s() const;
@@ -41,6 +45,8 @@ private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::vector<bool> to_run_;
   std::vector<std::optional<double>> earlier_s_;
+  std::vector<double> shares_;
+  std::vector<bool> done_;
   double measured_s_ = 0;
   std::size_t measured_count_ = 0;
 };

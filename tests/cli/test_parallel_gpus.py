@@ -96,7 +96,6 @@ class ParallelGpus(lbtest.CliTestCase):
         for line in proc.stdout.splitlines():
             if "kernel" in line and "mode=sleep" in line:
                 self.assertRegex(line, r" on GPU [012] … ok ")
-            self.assertNotIn("left", line)  # no estimate while times overlap
 
     def test_resume_measures_alone_what_no_longer_runs_beside_others(self):
         self.assertEqual(self.bench(ONE_GPU, "--parallel-gpus", "2").returncode, 0)
@@ -117,6 +116,21 @@ class ParallelGpus(lbtest.CliTestCase):
         self.assertEqual(self.most_at_once(again), 1)
         for r in self.box.results("out", "kernel")["configurations"]:
             self.assertNotIn("cuda_visible_devices", r["device"])
+
+    def test_estimate_counts_a_share_of_each_configuration_run_at_once(self):
+        self.assertEqual(self.bench(ONE_GPU + ALONE, "--parallel-gpus", "3").returncode, 0)
+        for name in ("kernel", "host", "spread", "opencl"):
+            path = self.box.path("out/%s.json" % name)
+            with open(path) as f:
+                data = json.load(f)
+            for result in data["configurations"]:  # another binary, ten minutes each
+                result["binary_hash"] = "0x0000000000000000"
+                result["wall_s"] = 600.0
+            with open(path, "w") as f:
+                json.dump(data, f)
+        # Six one-GPU configurations on three GPUs, five alone: 2 + 5 times ten minutes.
+        proc = self.bench(ONE_GPU + ALONE, "--parallel-gpus", "3", "--resume")
+        self.assertIn("about 1:10:00 left by the earlier run's times", proc.stdout)
 
     def test_gpus_come_from_cuda_visible_devices(self):
         proc = self.bench(ONE_GPU, "--parallel-gpus", "2", env={"CUDA_VISIBLE_DEVICES": "5,,3,7"})
