@@ -281,6 +281,10 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     return "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
   };
 
+  // Whether configuration i runs on one of the GPUs beside others (--parallel-gpus).
+  const auto shares_gpus = [&](std::size_t i) {
+    return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
+  };
   if (options.dry_run) {
     for (std::size_t i = 0; i < total; ++i) {
       const Configuration& c = configurations[i];
@@ -292,6 +296,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       }
       if (kept[i]) std::cout << " … done earlier: " << progress_outcome(*kept[i], std::nullopt);
       if (!c.experiment->available) std::cout << " … unavailable: " << c.experiment->reason;
+      if (!gpus.empty() && to_run[i] && !shares_gpus(i)) std::cout << " … alone";
       std::cout << "\n";
     }
     std::cout << "lifebench: dry run: " << total << " configurations (" << kept_count
@@ -326,9 +331,6 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
   }
   folder.write_all();
-  const auto shares_gpus = [&](std::size_t i) {
-    return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
-  };
   std::vector<double> shares(total, 1.0);
   for (std::size_t i = 0; i < total; ++i) {
     if (shares_gpus(i)) shares[i] = 1.0 / static_cast<double>(gpus.size());

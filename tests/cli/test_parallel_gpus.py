@@ -132,6 +132,14 @@ class ParallelGpus(lbtest.CliTestCase):
         proc = self.bench(ONE_GPU + ALONE, "--parallel-gpus", "3", "--resume")
         self.assertIn("about 1:10:00 left by the earlier run's times", proc.stdout)
 
+    def test_dry_run_says_what_runs_alone(self):
+        proc = self.bench(ONE_GPU + ALONE, "--parallel-gpus", "2", "--dry-run")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
+        self.assertEqual(len(lines), 11)
+        for line in lines:
+            self.assertEqual(line.endswith(" … alone"), " kernel " not in line, line)
+
     def test_gpus_come_from_cuda_visible_devices(self):
         proc = self.bench(ONE_GPU, "--parallel-gpus", "2", env={"CUDA_VISIBLE_DEVICES": "5,,3,7"})
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
