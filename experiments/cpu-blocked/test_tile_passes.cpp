@@ -51,10 +51,12 @@ class TilePassesOnTarget : public hwy::TestWithParamTarget {};
 HWY_TARGET_INSTANTIATE_TEST_SUITE_P(TilePassesOnTarget);
 
 TEST_P(TilePassesOnTarget, MatchTheReference) {
-  // 11 and 24 words a row: vectors of 8, 4, 2 words and single words all run.
+  // 11 and 24 words a row: vectors of 8, 4, 2 words and single words all run, and tiles
+  // of 11 and 24 words walk columns of vectors in pairs and one alone.
   for (const Shape shape : {Shape{704, 37, 1}, Shape{1536, 50, 1}}) {
     for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
-      for (const Tiling tiling : {Tiling{1, 3, 7}, Tiling{5, 3, 7}, Tiling{16, 8, 16}}) {
+      for (const Tiling tiling :
+           {Tiling{1, 3, 7}, Tiling{5, 3, 7}, Tiling{16, 8, 16}, Tiling{5, 24, 16}}) {
         check_pass(shape, boundary, tiling, 0, shape.height);
         check_pass(shape, boundary, tiling, 5, shape.height - 3);
       }
