@@ -339,9 +339,8 @@ def _env_line(runs: list[Run]) -> str:
             bits.append(esc(build["build_type"]))
         if host.get("cpu"):
             bits.append(esc(host["cpu"]))
-        parallel = (run.manifest or {}).get("parallel_gpus", 1)
-        if isinstance(parallel, int) and parallel > 1:
-            bits.append(f"{parallel} GPUs at once")
+        if run.parallel_gpus > 1:
+            bits.append(f"{run.parallel_gpus} GPUs at once")
         devices = [
             d for d in run.devices if d != host.get("cpu")
         ]  # CPU experiments name the host CPU
@@ -351,10 +350,10 @@ def _env_line(runs: list[Run]) -> str:
     return "<br>".join(parts)
 
 
-def _parallel_gpus(manifest: dict) -> str:
+def _parallel_gpus(run: Run) -> str:
     """What --parallel-gpus made of the run, or nothing when each configuration ran alone."""
-    n = manifest.get("parallel_gpus", 1)
-    if not isinstance(n, int) or n <= 1:
+    n = run.parallel_gpus
+    if n == 1:
         return ""
     return (
         f"{n}: the one-GPU configurations ran {n} at once, each on a GPU of its own "
@@ -385,7 +384,7 @@ def _run_section(run: Run, data: str | None) -> str:
         ("finished", esc(m.get("finished")) or "not finished"),
         ("sweeps", esc(m.get("sweeps"))),
         ("configurations", esc(", ".join(f"{k} {v}" for k, v in counts.items()))),
-        ("GPUs at once", _parallel_gpus(m)),
+        ("GPUs at once", _parallel_gpus(run)),
     ]
     build = [(k, esc(v)) for k, v in run.section("build").items()]
     host = [(k, esc(v)) for k, v in run.section("host").items()]

@@ -190,6 +190,12 @@ class Run:
         return cpu if isinstance(cpu, str) and cpu else None
 
     @property
+    def parallel_gpus(self) -> int:
+        """How many one-GPU configurations ran at once (--parallel-gpus); 1 when not recorded."""
+        n = (self.manifest or {}).get("parallel_gpus", 1)
+        return n if isinstance(n, int) and n > 1 else 1
+
+    @property
     def host_label(self) -> str:
         """The host's name as the manifest records it."""
         name = self.section("host").get("hostname")
