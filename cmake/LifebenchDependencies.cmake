@@ -42,6 +42,16 @@ if(LIFEBENCH_ENABLE_CUDA)
                         "CUDA Toolkit (nvcc) or configure with -DLIFEBENCH_ENABLE_CUDA=OFF")
   endif()
   enable_language(CUDA)
+  # nvcc names its intermediate files after its process id and writes that name into the
+  # object, so two builds of one source differ, and `bench --resume` (which keeps the results
+  # of unchanged experiment binaries) would measure every CUDA experiment again after a
+  # rebuild. Beside the object they are named after it, and the object is the same.
+  # (Checked before CMAKE_CUDA_STANDARD is set, which CMake < 3.26 cannot pass to the check.)
+  include(CheckCompilerFlag)
+  check_compiler_flag(CUDA --objdir-as-tempdir LIFEBENCH_NVCC_HAS_OBJDIR_AS_TEMPDIR)
+  if(LIFEBENCH_NVCC_HAS_OBJDIR_AS_TEMPDIR)
+    add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:--objdir-as-tempdir>)
+  endif()
   # CMake < 3.26 does not know nvcc 12+ takes -std=c++20.
   if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION
      AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
