@@ -4,7 +4,7 @@
 // band's first and last s rows to the ranks above and below, receives into its halo rows),
 // then computes the band's interior, whose tiles read no halo row, polling MPI between
 // tiles so that the messages progress meanwhile; then it waits for the halos and computes
-// the s rows at each edge of the band.
+// the s rows at each edge of the band. It times its passes and its waits (phase_seconds).
 #include "cpu/blocked_tiles.hpp"
 #include "cpu/packed_grids.hpp"
 #include "cpu/thread_pool.hpp"
@@ -54,8 +54,11 @@ public:
   void advance(std::uint64_t generations) override {
     const std::int64_t top = halo_;            // the band's first row in its buffers
     const std::int64_t bottom = halo_ + rows_; // and the row after its last
+    computing_ = 0;
+    waiting_ = 0;
     while (generations > 0) {
       const auto s = static_cast<std::int64_t>(std::min<std::uint64_t>(generations, halo_));
+      double mark = MPI_Wtime();
       std::array<MPI_Request, 4> requests = exchange(s);
       const blocked::PassGrid grid{row(current_, 0), row(1 - current_, 0), words_,
                                    rows_ + 2 * halo_, true};
@@ -67,16 +70,23 @@ public:
                          "MPI_Testall");
         });
       }
+      mark = add_since(mark, computing_);
       mpi::check_mpi(MPI_Waitall(4, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      mark = add_since(mark, waiting_);
       if (interior) {
         passes_.pass(grid, s, top, top + s);
         passes_.pass(grid, s, bottom - s, bottom);
       } else {
         passes_.pass(grid, s, top, bottom);
       }
+      add_since(mark, computing_);
       current_ = 1 - current_;
       generations -= static_cast<std::uint64_t>(s);
     }
+  }
+
+  [[nodiscard]] std::map<std::string, double> phase_seconds() const override {
+    return {{"compute", computing_}, {"halo wait", waiting_}};
   }
 
   [[nodiscard]] std::map<std::string, std::string> device() const override {
@@ -85,6 +95,13 @@ public:
   }
 
 private:
+  /// Adds the seconds since `mark` to `total`; returns now.
+  static double add_since(double mark, double& total) {
+    const double now = MPI_Wtime();
+    total += now - mark;
+    return now;
+  }
+
   [[nodiscard]] std::uint64_t* row(int buffer, std::int64_t index) const {
     return buffers_[static_cast<std::size_t>(buffer)].get() + index * words_;
   }
@@ -120,6 +137,8 @@ private:
   std::array<hwy::AlignedFreeUniquePtr<std::uint64_t[]>, 2> buffers_;
   int current_ = 0;
   MPI_Datatype row_ = MPI_DATATYPE_NULL;
+  double computing_ = 0; ///< seconds of the last advance in passes (the interior's polls too)
+  double waiting_ = 0;   ///< and waiting for the halos after the interior
 };
 
 } // namespace

@@ -78,6 +78,25 @@ std::string library_version() {
   return text.substr(0, text.find_first_of(",\n"));
 }
 
+/// Each part of the advance that `stepper` timed, as its longest and shortest over the ranks
+/// ("compute longest", "compute shortest"); on rank 0 (the others get an empty object).
+nlohmann::json phases_over_ranks(const BandStepper& stepper, int rank) {
+  nlohmann::json phases = nlohmann::json::object();
+  for (const auto& [name, seconds] : stepper.phase_seconds()) {
+    double longest = 0;
+    double shortest = 0;
+    check_mpi(MPI_Reduce(&seconds, &longest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD),
+              "MPI_Reduce");
+    check_mpi(MPI_Reduce(&seconds, &shortest, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD),
+              "MPI_Reduce");
+    if (rank == 0) {
+      phases[name + " longest"] = longest;
+      phases[name + " shortest"] = shortest;
+    }
+  }
+  return phases;
+}
+
 /// One rank's run, from its arguments to its band written back (and the report, on rank 0).
 void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& make) {
   const Arguments args = parse_arguments(argc, argv);
@@ -115,6 +134,7 @@ void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& mak
   stepper->advance(args.generations);
   check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
   const double seconds = MPI_Wtime() - start;
+  const nlohmann::json phases = phases_over_ranks(*stepper, rank);
 
   stepper->store(rows);
   write_rows(args.universe, context.bands.first_row(rank), context.row_words, rows);
@@ -122,7 +142,8 @@ void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& mak
     const nlohmann::json report{{"seconds", seconds},
                                 {"hosts", hosts},
                                 {"mpi_library", library_version()},
-                                {"device", stepper->device()}};
+                                {"device", stepper->device()},
+                                {"phases", phases}};
     write_file_atomically(args.report, [&](std::ostream& out) { out << report.dump() << "\n"; });
   }
 }

@@ -5,7 +5,8 @@
 //
 // Every rank reads its band (bands.hpp) from the universe file, hands it to the
 // experiment's BandStepper, advances it with the others, and writes it back in place;
-// rank 0 times the advance (MPI_Wtime between two barriers) and writes the report. A rank
+// rank 0 times the advance (MPI_Wtime between two barriers) and writes the report, with
+// the longest and shortest over the ranks of each part of the advance the stepper times. A rank
 // that fails prints one line, "lifebench: error: rank R: <why>", and aborts the others.
 // This header needs no MPI, so that CUDA sources may implement a BandStepper.
 #pragma once
@@ -52,6 +53,10 @@ public:
   virtual void store(std::span<std::uint64_t> rows) = 0;
   /// Where this rank runs, for the results' device section.
   [[nodiscard]] virtual std::map<std::string, std::string> device() const = 0;
+  /// Seconds this rank spent in each named part of its last advance() ("compute", "halo
+  /// wait"); every rank names the same parts. The results give each part's longest and
+  /// shortest over the ranks, which tell a rank that computes slower from one that waits.
+  [[nodiscard]] virtual std::map<std::string, double> phase_seconds() const { return {}; }
 };
 
 using MakeStepper = std::function<std::unique_ptr<BandStepper>(const RankContext&)>;

@@ -192,6 +192,7 @@ double RanksSimulator::run_ranks(std::uint64_t generations) {
   reported_ = json.at("device").get<std::map<std::string, std::string>>();
   reported_["hosts"] = std::to_string(json.at("hosts").get<int>());
   reported_["mpi_library"] = json.at("mpi_library").get<std::string>();
+  phases_ = json.value("phases", std::map<std::string, double>{});
   return json.at("seconds").get<double>();
 }
 

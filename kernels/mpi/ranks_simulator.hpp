@@ -6,8 +6,9 @@
 // as `ranks` processes, which read their bands from the file, advance them together and
 // write them back in place. Rank 0 times the advance alone (MPI_Wtime between two
 // barriers, after every band is loaded and before any is stored) and reports that time,
-// the hosts and its device in a small JSON file beside the universe: timed_advance()
-// returns the ranks' own time, not the processes' start or the file's reads and writes.
+// the hosts, its device and the ranks' timed parts in a small JSON file beside the
+// universe: timed_advance() returns the ranks' own time, not the processes' start or the
+// file's reads and writes.
 #pragma once
 
 #include "common/universe_file.hpp"
@@ -45,6 +46,9 @@ public:
   /// The ranks, hosts, halo bytes per generation and MPI library, and what rank 0 reported
   /// of its device in the last advance.
   [[nodiscard]] std::map<std::string, std::string> device() const override;
+  /// The parts of the last advance the ranks timed, each as its longest and shortest over
+  /// the ranks (rank_main.hpp).
+  [[nodiscard]] std::map<std::string, double> phase_seconds() const override { return phases_; }
 
 private:
   /// Starts the ranks, waits for them, and returns rank 0's time of the advance.
@@ -55,6 +59,7 @@ private:
   RankLaunch launch_;
   outofcore::UniverseFile file_;
   std::map<std::string, std::string> reported_;
+  std::map<std::string, double> phases_;
 };
 
 /// mpirun: LIFEBENCH_MPIEXEC where set, else the one found when lifebench was configured.

@@ -182,6 +182,16 @@ params = { ranks = 2 }
                          ("2", "1", "1"))
         self.assertEqual(float(device["halo_bytes_per_generation"]), 2 * 2 * 256 / 8)
         self.assertIn("MPI", device["mpi_library"])
+        # Each rank's passes and waits, as their longest and shortest over the ranks; no
+        # rank computes longer than the advance the ranks timed together.
+        timing = passed["timing"]
+        phases = timing["phases"]
+        self.assertEqual(set(phases), {"compute longest", "compute shortest",
+                                       "halo wait longest", "halo wait shortest"})
+        self.assertGreater(phases["compute shortest"], 0)
+        self.assertLessEqual(phases["compute shortest"], phases["compute longest"])
+        self.assertLessEqual(phases["halo wait shortest"], phases["halo wait longest"])
+        self.assertLessEqual(phases["compute longest"], timing["median_s"])
 
     def test_unavailable_without_mpirun(self):
         env = {"LIFEBENCH_MPIEXEC": "/nonexistent/mpirun"}
