@@ -19,7 +19,9 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -181,6 +183,17 @@ bool run_beside_each_other(const std::vector<std::size_t>& batch,
   return interrupted;
 }
 
+/// "a, b, c and 4 more": the first three names.
+std::string some_of(const std::set<std::string>& names) {
+  constexpr std::size_t kShown = 3;
+  std::vector<std::string> shown(
+      names.begin(),
+      std::next(names.begin(), static_cast<std::ptrdiff_t>(std::min(kShown, names.size()))));
+  std::string text = join(shown, ", ");
+  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
+  return text;
+}
+
 /// An earlier result stands when the same binary ran the same configuration with
 /// the same repetitions and warmup (a result timed nothing when it has no timing).
 /// "unavailable" is not a measurement: it is tried again (the device may be back).
@@ -258,6 +271,10 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   // Results of an earlier run that still stand, under this sweep's ties.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
+  // Earlier measurements that do not stand, and the experiments among them whose binary
+  // changed since: the first line says so, so that a rebuild that changed them is seen at once.
+  std::size_t again_count = 0;
+  std::set<std::string> rebuilt;
   // What runs now, and how long the others' earlier runs took, for the estimates.
   std::vector<bool> to_run(configurations.size());
   std::vector<std::optional<double>> earlier_s(configurations.size());
@@ -272,6 +289,12 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       continue;
     }
     to_run[i] = c.experiment->available;
+    if (previous && previous->value("status", "") != "unavailable") {
+      ++again_count;
+      if (previous->value("binary_hash", "") != hashes[c.experiment->name]) {
+        rebuilt.insert(c.experiment->name);
+      }
+    }
     if (previous && previous->contains("wall_s") && (*previous)["wall_s"].is_number()) {
       earlier_s[i] = (*previous)["wall_s"].get<double>();
     }
@@ -338,6 +361,10 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   SweepProgress progress(to_run, earlier_s, shares);
   std::cout << "lifebench: " << total << " configurations";
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
+  if (again_count > 0) {
+    std::cout << ", " << again_count << " to measure again";
+    if (!rebuilt.empty()) std::cout << " (the binaries of " << some_of(rebuilt) << " changed)";
+  }
   std::cout << "; results in " << out.string();
   if (const std::string left = progress.left(); !left.empty()) {
     std::cout << "; " << left << " by the earlier run's times";

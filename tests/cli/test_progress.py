@@ -47,8 +47,9 @@ class Progress(lbtest.CliTestCase):
         with open(path, "w") as f:
             json.dump(data, f)
         proc, lines = self.bench("--resume")
-        self.assertIn("lifebench: 3 configurations; results in out; about 30:00 left by the "
-                      "earlier run's times", proc.stdout)
+        self.assertIn("lifebench: 3 configurations, 3 to measure again (the binaries of fake "
+                      "changed); results in out; about 30:00 left by the earlier run's times",
+                      proc.stdout)
         self.assertRegex(lines[0], r"; about 20:00 left$")
         self.assertRegex(lines[1], r"; about 10:00 left$")
         self.assertNotIn("left", lines[2])

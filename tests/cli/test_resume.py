@@ -57,6 +57,9 @@ class Resume(lbtest.CliTestCase):
             f.write("# rebuilt\n")
         proc = self.bench(SWEEP, "--resume")
         self.assertEqual(proc.returncode, 0, proc.stderr)
+        # The first line says why nothing was kept.
+        self.assertIn("4 configurations, 4 to measure again (the binaries of fake changed);",
+                      proc.stdout.splitlines()[0])
         self.assertEqual(len(self.box.bench_calls("fake")), 8)
         hashes = {c["binary_hash"] for c in self.box.results("out", "fake")["configurations"]}
         self.assertEqual(len(hashes), 1)
@@ -65,7 +68,9 @@ class Resume(lbtest.CliTestCase):
     def test_resume_reruns_what_other_repetitions_or_warmup_measured(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)
         fewer = SWEEP + "repetitions = 3\n"
-        self.assertEqual(self.bench(fewer, "--resume").returncode, 0)
+        proc = self.bench(fewer, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("4 configurations, 4 to measure again;", proc.stdout.splitlines()[0])
         self.assertEqual(len(self.box.bench_calls("fake")), 8)
         colder = fewer + "warmup = 0\n"
         self.assertEqual(self.bench(colder, "--resume").returncode, 0)
