@@ -19,7 +19,6 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -183,15 +182,12 @@ bool run_beside_each_other(const std::vector<std::size_t>& batch,
   return interrupted;
 }
 
-/// "a, b, c and 4 more": the first three names.
-std::string some_of(const std::set<std::string>& names) {
+/// "a, b, c and 4 more": the first three of `names`, in their order.
+std::string some_of(const std::vector<std::string>& names) {
   constexpr std::size_t kShown = 3;
-  std::vector<std::string> shown(
-      names.begin(),
-      std::next(names.begin(), static_cast<std::ptrdiff_t>(std::min(kShown, names.size()))));
-  std::string text = join(shown, ", ");
-  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
-  return text;
+  if (names.size() <= kShown) return join(names, ", ");
+  const std::vector<std::string> shown(names.begin(), names.begin() + kShown);
+  return join(shown, ", ") + " and " + std::to_string(names.size() - kShown) + " more";
 }
 
 /// An earlier result stands when the same binary ran the same configuration with
@@ -271,8 +267,9 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   // Results of an earlier run that still stand, under this sweep's ties.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
-  // Earlier measurements that do not stand, and the experiments among them whose binary
-  // changed since: the first line says so, so that a rebuild that changed them is seen at once.
+  // Earlier measurements that do not stand and run now, and the experiments among them whose
+  // binary changed since: the first line says so, so that a rebuild that changed them is seen
+  // at once.
   std::size_t again_count = 0;
   std::set<std::string> rebuilt;
   // What runs now, and how long the others' earlier runs took, for the estimates.
@@ -289,7 +286,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       continue;
     }
     to_run[i] = c.experiment->available;
-    if (previous && previous->value("status", "") != "unavailable") {
+    if (to_run[i] && previous && previous->value("status", "") != "unavailable") {
       ++again_count;
       if (previous->value("binary_hash", "") != hashes[c.experiment->name]) {
         rebuilt.insert(c.experiment->name);
@@ -363,7 +360,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
   if (again_count > 0) {
     std::cout << ", " << again_count << " to measure again";
-    if (!rebuilt.empty()) std::cout << " (the binaries of " << some_of(rebuilt) << " changed)";
+    if (!rebuilt.empty()) {
+      std::vector<std::string> changed = experiments; // in sweep order
+      std::erase_if(changed, [&](const std::string& name) { return !rebuilt.contains(name); });
+      std::cout << " (the binaries of " << some_of(changed) << " changed)";
+    }
   }
   std::cout << "; results in " << out.string();
   if (const std::string left = progress.left(); !left.empty()) {

@@ -65,6 +65,25 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(len(hashes), 1)
         self.assertNotEqual(hashes.pop(), old_hash)
 
+    def test_resume_says_nothing_of_what_cannot_run_now(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        self.box.add_fake("fake", available=False, reason="no device")
+        with open(self.fake, "a") as f:  # and rebuilt
+            f.write("# rebuilt\n")
+        proc = self.bench(SWEEP, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.box.bench_calls("fake")[4:], [])
+        self.assertIn("lifebench: 4 configurations; results in out", proc.stdout.splitlines()[0])
+
+    def test_resume_counts_what_it_keeps_and_what_it_measures_again(self):
+        two = SWEEP.replace('["8x8", "16x16"]', '"8x8"') + SWEEP.replace('["8x8", "16x16"]',
+                                                                          '"16x16"')
+        self.assertEqual(self.bench(two).returncode, 0)
+        proc = self.bench(two + "repetitions = 3\n", "--resume")  # the second run's
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("lifebench: 4 configurations, 2 done earlier, 2 to measure again; ",
+                      proc.stdout.splitlines()[0])
+
     def test_resume_reruns_what_other_repetitions_or_warmup_measured(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)
         fewer = SWEEP + "repetitions = 3\n"
@@ -132,8 +151,11 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(self.bench(text).returncode, 0)
         self.assertEqual(self.box.bench_calls("fake"), [])
         self.box.add_fake("fake")  # the device is back; the same program
-        self.assertEqual(self.bench(text, "--resume").returncode, 1)
+        proc = self.bench(text, "--resume")
+        self.assertEqual(proc.returncode, 1)
         self.assertEqual(len(self.box.bench_calls("fake")), 4)
+        # Results of an unavailable experiment were never measurements to measure again.
+        self.assertNotIn("to measure again", proc.stdout.splitlines()[0])
         proc = self.bench(text, "--resume")
         self.assertEqual(len(self.box.bench_calls("fake")), 4)  # the crashes are kept
         self.assertEqual(proc.stdout.count("done earlier: FAILED: killed by signal 11"), 2)
