@@ -58,8 +58,8 @@ public:
     waiting_ = 0;
     while (generations > 0) {
       const auto s = static_cast<std::int64_t>(std::min<std::uint64_t>(generations, halo_));
-      double mark = MPI_Wtime();
       std::array<MPI_Request, 4> requests = exchange(s);
+      double mark = MPI_Wtime();
       const blocked::PassGrid grid{row(current_, 0), row(1 - current_, 0), words_,
                                    rows_ + 2 * halo_, true};
       const bool interior = rows_ >= 2 * s;

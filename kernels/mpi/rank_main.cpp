@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <mpi.h>
@@ -81,18 +82,40 @@ std::string library_version() {
 /// Each part of the advance that `stepper` timed, as its longest and shortest over the ranks
 /// ("compute longest", "compute shortest"); on rank 0 (the others get an empty object).
 nlohmann::json phases_over_ranks(const BandStepper& stepper, int rank) {
+  const std::map<std::string, double> timed = stepper.phase_seconds();
+  std::string names;
+  std::vector<double> seconds;
+  for (const auto& [name, value] : timed) {
+    names += name + '\n';
+    seconds.push_back(value);
+  }
+  // The reductions below pair the ranks' parts by position: ranks that timed other parts
+  // would mix them (or, with fewer, leave the others waiting).
+  const unsigned long long mine = std::hash<std::string>{}(names);
+  unsigned long long lowest = 0;
+  unsigned long long highest = 0;
+  check_mpi(MPI_Allreduce(&mine, &lowest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD),
+            "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&mine, &highest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+            "MPI_Allreduce");
+  if (lowest != highest) throw Error("the ranks timed different parts of the advance");
+
+  const int count = static_cast<int>(seconds.size());
+  std::vector<double> longest(seconds.size());
+  std::vector<double> shortest(seconds.size());
+  check_mpi(
+      MPI_Reduce(seconds.data(), longest.data(), count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD),
+      "MPI_Reduce");
+  check_mpi(
+      MPI_Reduce(seconds.data(), shortest.data(), count, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD),
+      "MPI_Reduce");
   nlohmann::json phases = nlohmann::json::object();
-  for (const auto& [name, seconds] : stepper.phase_seconds()) {
-    double longest = 0;
-    double shortest = 0;
-    check_mpi(MPI_Reduce(&seconds, &longest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD),
-              "MPI_Reduce");
-    check_mpi(MPI_Reduce(&seconds, &shortest, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD),
-              "MPI_Reduce");
-    if (rank == 0) {
-      phases[name + " longest"] = longest;
-      phases[name + " shortest"] = shortest;
-    }
+  if (rank != 0) return phases;
+  std::size_t i = 0;
+  for (const auto& [name, value] : timed) {
+    phases[name + " longest"] = longest[i];
+    phases[name + " shortest"] = shortest[i];
+    ++i;
   }
   return phases;
 }

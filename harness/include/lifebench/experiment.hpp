@@ -50,7 +50,7 @@ public:
   /// Seconds spent in each named phase of the work during the last advance() or
   /// timed_advance() (phases may overlap in time when the experiment pipelines them, so their
   /// sum may exceed the timed seconds); empty when the experiment has no phases. Names are
-  /// short lowercase words ("read", "simulate", "write").
+  /// short lowercase words ("read", "simulate", "write", "compute longest").
   [[nodiscard]] virtual std::map<std::string, double> phase_seconds() const { return {}; }
 };
 
