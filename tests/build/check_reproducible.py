@@ -2,7 +2,8 @@
 """Compiles sources twice with the build's own commands and checks the objects are equal.
 
 `bench --resume` keeps a result only while its experiment's binary is unchanged, so a
-rebuild of unchanged sources (on a fresh machine, say) must give the same binaries.
+rebuild of unchanged sources (on a fresh machine, say) must give the same binaries. The
+objects are what the compilers make; linking them is deterministic.
 
     check_reproducible.py BUILD_DIR SOURCE...   (SOURCE: a path ending as in the build)
 """
@@ -13,25 +14,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-# Options that write dependency files beside the build's objects: left out, so that the
-# check leaves the build tree as it was.
-DEPENDENCY_OPTIONS = {"-MD": 0, "-MMD": 0, "-MT": 1, "-MF": 1, "-MQ": 1}
-
 
 def command_into(entry: dict, folder: Path) -> list[str]:
     """The entry's compile command with its object written into `folder` instead."""
     words = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
-    command, skip = [], 0
-    for i, word in enumerate(words):
-        if skip:
-            skip -= 1
-        elif word in DEPENDENCY_OPTIONS:
-            skip = DEPENDENCY_OPTIONS[word]
-        elif i > 0 and words[i - 1] == "-o":
-            command.append(str(folder / Path(word).name))
-        else:
-            command.append(word)
-    return command
+    return [str(folder / Path(word).name) if i > 0 and words[i - 1] == "-o" else word
+            for i, word in enumerate(words)]
 
 
 def first_difference(a: bytes, b: bytes) -> int:
@@ -43,11 +31,12 @@ def main() -> int:
     entries = json.loads((build / "compile_commands.json").read_text())
     failures = 0
     for source in sources:
-        entry = next((e for e in entries if e["file"].endswith(source)), None)
-        if entry is None:
-            print(f"{source}: not in {build}/compile_commands.json")
+        found = [e for e in entries if e["file"].endswith("/" + source)]
+        if len(found) != 1:
+            print(f"{source}: {len(found)} entries in {build}/compile_commands.json, not one")
             failures += 1
             continue
+        entry = found[0]
         objects = []
         with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
             for folder in (Path(first), Path(second)):
