@@ -79,7 +79,7 @@ def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     for run in runs:
         for result in run.results:
             if result.status == "ok" and result.cells:
-                family = _family_of(result)
+                family = result.family or "other"
                 families.setdefault(family, {}).setdefault(result.experiment, []).append(result)
     if not families:
         return None
@@ -97,11 +97,6 @@ def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
         ax.set_title(FAMILY_TITLES.get(family, _safe(family)), fontsize=10, loc="left")
     fig.suptitle("Throughput against grid size (best verified configuration per size)")
     return _save(fig, path)
-
-
-def _family_of(result) -> str:
-    family = result.raw.get("family")
-    return family if isinstance(family, str) and family else "other"
 
 
 def _throughput_panel(ax, points: dict[str, list]) -> None:
@@ -284,7 +279,7 @@ def roofline_plot(
     ceilings: dict[str, dict[str, float]] = {}  # kind -> device -> ceiling
     for result in (r for run in runs for r in run.results):
         kind = bounds.get(result.experiment)
-        if not (result.verified and kind and result.raw.get("family") == family):
+        if not (result.verified and kind and result.family == family):
             continue
         try:
             share = fraction(result, kind)

@@ -67,6 +67,12 @@ class Result:
         return ", ".join(f"{k}={v}" for k, v in self.params.items()) or "defaults"
 
     @property
+    def family(self) -> str | None:
+        """The experiment's family of grids ("square", "hex", "3d"), as the result records it."""
+        family = self.raw.get("family")
+        return family if isinstance(family, str) and family else None
+
+    @property
     def problem(self) -> str:
         return _text(self.raw.get("problem")) or "?"
 
