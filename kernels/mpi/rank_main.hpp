@@ -6,8 +6,9 @@
 // Every rank reads its band (bands.hpp) from the universe file, hands it to the
 // experiment's BandStepper, advances it with the others, and writes it back in place;
 // rank 0 times the advance (MPI_Wtime between two barriers) and writes the report, with
-// the longest and shortest over the ranks of each part of the advance the stepper times. A rank
-// that fails prints one line, "lifebench: error: rank R: <why>", and aborts the others.
+// the longest and shortest over the ranks of each part of the advance the stepper times.
+// A rank that fails prints one line, "lifebench: error: rank R: <why>", and aborts the
+// others.
 // This header needs no MPI, so that CUDA sources may implement a BandStepper.
 #pragma once
 
