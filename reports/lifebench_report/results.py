@@ -181,10 +181,12 @@ class Run:
     results: list[Result] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    @property
-    def label(self) -> str:
-        run_id = self.manifest.get("run_id") if self.manifest else None
-        return run_id if isinstance(run_id, str) and run_id else self.folder.name
+    # The folder's name where it lies now, which a reader can find; the manifest's run id is
+    # the name it was measured into, which a folder moved into results/reference no longer has.
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.label = self.label or self.folder.name
 
     def section(self, name: str) -> dict[str, Any]:
         value = self.manifest.get(name) if self.manifest else None
@@ -230,9 +232,9 @@ class Run:
 def load_runs(folders: list[Path]) -> list[Run]:
     runs = [load_run(folder) for folder in folders]
     labels = [run.label for run in runs]
-    for run in runs:  # two folders of one run id: tell them apart by folder
-        if labels.count(run.label) > 1 and run.manifest is not None:
-            run.manifest = {**run.manifest, "run_id": f"{run.label} ({run.folder})"}
+    for run in runs:  # two folders of one name: tell them apart by their whole path
+        if labels.count(run.label) > 1:
+            run.label = str(run.folder)
     return runs
 
 

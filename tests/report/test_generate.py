@@ -914,13 +914,30 @@ class ReportTest(TempDir):
         root = dom.parse((out / "fujita2017-table1.html").read_text())
         c = cell(root, "measured", "CPU", "DOUBLE-WORD")
         self.assertIn("on Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", c.text)
+        # The standard run was measured as run "synthetic" into a folder now named "results":
+        # the reader is given the folder's name, which they can find.
         c = cell(root, "measured", "CPU", "SINGLE-WORD")
-        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}, results synthetic", c.text)
+        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}, results results", c.text)
+        self.assertNotIn("results synthetic", c.text)
         cpu_row = root.find("tr", data_device="cpu").text
         self.assertIn("Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", cpu_row)
-        self.assertIn(f"{synthetic.CPU} on host {synthetic.HOST}, results synthetic", cpu_row)
+        self.assertIn(f"{synthetic.CPU} on host {synthetic.HOST}, results results", cpu_row)
         gpu_row = root.find("tr", data_device="gpu").text
         self.assertNotIn("Xeon", gpu_row)  # hosts are not listed together
+
+    def test_two_folders_of_one_name_are_told_apart_by_their_paths(self):
+        other = synthetic.write_run(
+            self.tmp / "elsewhere" / "results",
+            [synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"},
+                              tie=("CPU", "DOUBLE-WORD"))],
+            synthetic.manifest("synthetic"),
+        )
+        proc, out = self.generate_standard("--results", other)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        root = dom.parse((out / "fujita2017-table1.html").read_text())
+        self.assertIn(f"results {other.resolve()}", cell(root, "measured", "CPU", "DOUBLE-WORD").text)
+        self.assertIn(f"results {(self.tmp / 'results').resolve()}",
+                      cell(root, "measured", "CPU", "SINGLE-WORD").text)
 
     def test_gpus_at_once_are_said(self):
         parallel = synthetic.write_run(
