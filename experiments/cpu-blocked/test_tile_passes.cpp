@@ -66,6 +66,31 @@ TEST_P(TilePassesOnTarget, MatchTheReference) {
   EXPECT_EQ(std::string(target_name()), hwy::TargetName(GetParam()));
 }
 
+TEST_P(TilePassesOnTarget, CountTheirLogicAndItsCeiling) {
+  const std::string target = hwy::TargetName(GetParam());
+  const auto per_cell = [](std::int64_t steps, std::int64_t tile_words, std::int64_t tile_rows) {
+    return logic_per_cell_update({steps, tile_words, tile_rows}, 64, 512);
+  };
+  TilePasses passes(2, {4, 16, 32});
+  if (target != "AVX3_DL" && target != "AVX3" && target != "AVX2") { // not counted
+    EXPECT_FALSE(per_cell(4, 16, 32));
+    EXPECT_FALSE(passes.measure_logic_rate());
+    return;
+  }
+  // One generation a pass over tiles as wide as the grid recomputes nothing: the least.
+  const double least = *per_cell(1, 64, 512);
+  EXPECT_GT(least, 0) << target;
+  // More generations a pass recompute more halo rows, narrower and shorter tiles more halo
+  // words and rows.
+  EXPECT_GT(*per_cell(8, 64, 512), least) << target;
+  EXPECT_GT(*per_cell(16, 64, 512), *per_cell(8, 64, 512)) << target;
+  EXPECT_GT(*per_cell(8, 16, 512), *per_cell(8, 64, 512)) << target;
+  EXPECT_GT(*per_cell(8, 64, 64), *per_cell(8, 64, 512)) << target;
+  const auto rate = passes.measure_logic_rate();
+  ASSERT_TRUE(rate) << target;
+  EXPECT_GT(*rate, 1e8) << target; // two workers, vectors of 4 or 8 words, at 100 MHz or more
+}
+
 TEST(TilePassesTargets, TheTargetChosenHereIsTested) {
   hwy::SetSupportedTargetsForTest(0);
   std::vector<std::string> tested;

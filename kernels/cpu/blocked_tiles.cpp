@@ -13,8 +13,10 @@
 #include "cpu/packed_grids.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -55,6 +57,16 @@ struct TileJob {
   std::int64_t steps;
   Tile tile;
   Tile next; ///< the worker's next tile (rows = 0: none), prefetched during this one
+};
+
+/// The kernel's vector logic instructions (funnel shifts, shifts and ORs included) as counted
+/// in its compiled loop on a target (experiments/cpu-blocked/README.md): per vector and row
+/// of a column walk, and per horizontal sum, two rows of which start a walk. Zero where the
+/// target's loop was not counted.
+struct LogicCount {
+  std::int64_t per_row;
+  std::int64_t per_horizontal;
+  std::int64_t lanes; ///< 64-bit words per vector of the widest walk
 };
 } // namespace lifebench::cpu_blocked
 #endif
@@ -349,6 +361,59 @@ const char* TargetName() {
   return hwy::TargetName(HWY_TARGET);
 }
 
+LogicCount KernelLogicCount() {
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(hn::CappedTag<std::uint64_t, kPad>()));
+#if HWY_TARGET == HWY_AVX3_DL
+  return {12, 4, lanes}; // 2 VPSHLDQ/VPSHRDQ + 2 VPTERNLOGQ a row, 6 VPTERNLOGQ + AND after
+#elif HWY_TARGET == HWY_AVX3
+  return {16, 8, lanes}; // the funnel shifts as 2 shifts and an OR each
+#elif HWY_TARGET == HWY_AVX2
+  return {33, 12, lanes};
+#else
+  return {0, 0, lanes};
+#endif
+}
+
+/// `rounds` rounds of independent chains of the instruction the kernel is mostly made of
+/// (VPTERNLOGQ where the target has it, else a vector XOR): the rate the kernel's logic
+/// cannot pass. Returns the instructions issued; 0 on targets whose kernel was not counted.
+double LogicChains(std::int64_t rounds, std::uint64_t seed) {
+#if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+  const hn::CappedTag<std::uint64_t, kPad> d;
+  using V = hn::Vec<decltype(d)>;
+  const V b = hn::Set(d, seed * 0x9E3779B97F4A7C15ULL);
+  const V c = hn::Set(d, ~seed);
+  const auto op = [&](V chain) {
+#if LIFEBENCH_TERNLOG
+    return Ternary<0x96>(chain, b, c);
+#else
+    return hn::Xor(chain, b);
+#endif
+  };
+  // Eight chains, more than latency x issue width; named, so that they stay in registers.
+  V c0 = hn::Set(d, seed), c1 = hn::Set(d, seed + 1), c2 = hn::Set(d, seed + 2);
+  V c3 = hn::Set(d, seed + 3), c4 = hn::Set(d, seed + 4), c5 = hn::Set(d, seed + 5);
+  V c6 = hn::Set(d, seed + 6), c7 = hn::Set(d, seed + 7);
+  for (std::int64_t round = 0; round < rounds; ++round) {
+    c0 = op(c0), c1 = op(c1), c2 = op(c2), c3 = op(c3);
+    c4 = op(c4), c5 = op(c5), c6 = op(c6), c7 = op(c7);
+    // An empty barrier: the compiler may not cancel a chain's operations across rounds.
+    asm volatile(""
+                 : "+x"(c0.raw), "+x"(c1.raw), "+x"(c2.raw), "+x"(c3.raw), "+x"(c4.raw),
+                   "+x"(c5.raw), "+x"(c6.raw), "+x"(c7.raw));
+  }
+  const V all =
+      hn::Xor(hn::Xor(hn::Xor(c0, c1), hn::Xor(c2, c3)), hn::Xor(hn::Xor(c4, c5), hn::Xor(c6, c7)));
+  volatile std::uint64_t sink = hn::GetLane(all);
+  static_cast<void>(sink);
+  return static_cast<double>(rounds) * 8;
+#else
+  static_cast<void>(rounds);
+  static_cast<void>(seed);
+  return 0;
+#endif
+}
+
 } // namespace lifebench::cpu_blocked::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -356,9 +421,44 @@ HWY_AFTER_NAMESPACE();
 namespace lifebench::cpu_blocked {
 HWY_EXPORT(PassTile);
 HWY_EXPORT(TargetName);
+HWY_EXPORT(KernelLogicCount);
+HWY_EXPORT(LogicChains);
 
 const char* target_name() {
   return HWY_DYNAMIC_DISPATCH(TargetName)();
+}
+
+std::optional<double> logic_per_cell_update(const Tiling& tiling, std::int64_t words,
+                                            std::int64_t height) {
+  const LogicCount count = HWY_DYNAMIC_DISPATCH(KernelLogicCount)();
+  if (count.per_row == 0) return std::nullopt;
+  // Column walks over n words: whole vectors, then narrower ones for the rest (Generation).
+  const auto walks = [&](std::int64_t n) {
+    std::int64_t total = 0;
+    for (std::int64_t lanes = count.lanes; lanes >= 1; lanes /= 2) {
+      total += n / lanes;
+      n %= lanes;
+    }
+    return total;
+  };
+  const auto walk = [&](std::int64_t rows) {
+    return count.per_row * rows + 2 * count.per_horizontal;
+  };
+  const std::int64_t steps = tiling.steps;
+  double instructions = 0;
+  for (std::int64_t y0 = 0; y0 < height; y0 += tiling.tile_rows) {
+    const std::int64_t rows = std::min(tiling.tile_rows, height - y0);
+    for (std::int64_t x0 = 0; x0 < words; x0 += tiling.tile_words) {
+      const std::int64_t tile_words = std::min(tiling.tile_words, words - x0);
+      // Generations 1 .. steps - 1 in the tile buffer over the rows still valid, the two
+      // halo words too; the last one over the tile's own rows (PassTile).
+      for (std::int64_t g = 1; g < steps; ++g)
+        instructions += static_cast<double>((walks(tile_words) + 2) * walk(rows + 2 * (steps - g)));
+      instructions += static_cast<double>(walks(tile_words) * walk(rows));
+    }
+  }
+  return instructions / (static_cast<double>(steps) * static_cast<double>(words) * 64.0 *
+                         static_cast<double>(height));
 }
 
 namespace {
@@ -392,7 +492,7 @@ struct TileRows {
 } // namespace
 
 struct TilePasses::Buffers {
-  std::int64_t stride;
+  std::int64_t stride = 0;
   std::vector<hwy::AlignedFreeUniquePtr<std::uint64_t[]>> words;
 };
 
@@ -433,6 +533,24 @@ void TilePasses::pass(const PassGrid& grid, std::int64_t steps, std::int64_t row
       tile = next;
     }
   });
+}
+
+std::optional<double> TilePasses::measure_logic_rate() {
+  if (HWY_DYNAMIC_DISPATCH(KernelLogicCount)().per_row == 0) return std::nullopt;
+  // 2^26 instructions a worker, about 13 ms at 5e9 a second; the best of three, all at once.
+  constexpr std::int64_t kRounds = std::int64_t{1} << 23;
+  double best = 0;
+  for (int repetition = 0; repetition < 3; ++repetition) {
+    std::vector<double> issued(static_cast<std::size_t>(threads()));
+    const auto start = std::chrono::steady_clock::now();
+    pool_.run([&](int worker) {
+      issued[static_cast<std::size_t>(worker)] = HWY_DYNAMIC_DISPATCH(LogicChains)(
+          kRounds, static_cast<std::uint64_t>(worker) + static_cast<std::uint64_t>(repetition));
+    });
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    best = std::max(best, std::accumulate(issued.begin(), issued.end(), 0.0) / seconds.count());
+  }
+  return best;
 }
 
 std::vector<Axis> tile_axes() {

@@ -44,6 +44,12 @@ struct PassGrid {
 /// The SIMD target the passes run on this CPU ("AVX3_DL", "AVX2", ...).
 const char* target_name();
 
+/// Vector logic instructions per cell update of passes of `tiling` over a torus of `height`
+/// rows of `words` words, the recomputed halo rows and words included (a dead boundary
+/// skips some of them); nothing on a target whose kernel's instructions were not counted.
+std::optional<double> logic_per_cell_update(const Tiling& tiling, std::int64_t words,
+                                            std::int64_t height);
+
 /// Passes over rows of a grid by a pool of `threads` workers that take tiles from a shared
 /// queue, one at a time in row-major order (the workers' cores need not run at one speed),
 /// each prefetching its next tile while it computes the current one.
@@ -62,6 +68,11 @@ public:
             const std::function<void()>& between_tiles = {});
 
   [[nodiscard]] int threads() const { return pool_.size(); }
+
+  /// The vector logic instructions a second that all the workers issue at once (about
+  /// 40 ms): the rate the kernel's logic cannot pass. Nothing on a target whose kernel's
+  /// instructions were not counted.
+  [[nodiscard]] std::optional<double> measure_logic_rate();
 
 private:
   struct Buffers;

@@ -2,11 +2,13 @@
 
 An experiment names its bound in its README, one line `**Bound.** `logic`: why ...` (or
 `memory`), so that the documentation and the report cannot disagree. A bound is a device
-ceiling: the issue rate of 32-bit integer and logic instructions, or the memory bandwidth.
+ceiling: the issue rate of integer and logic instructions, or the memory bandwidth.
 
 Our side reads the ceilings a result records in its `device` (kernels/cuda/ceilings.cuh and
 kernels/cuda/runtime.cuh): the LOP3 rate and the copy bandwidth measured in the same process,
-and the memory's peak bandwidth from its clock and bus width. A published device's ceilings
+and the memory's peak bandwidth from its clock and bus width. On a CPU the logic ceiling is
+the rate at which the experiment's threads, all at once, issue the vector logic instruction
+its kernel is made of (VPTERNLOGQ on AVX-512: a LOP3 of 512 bits), measured in its process. A published device's ceilings
 are its vendor's peak figures, given in the table file's [hardware].
 """
 
@@ -22,6 +24,7 @@ from .units import (
     COPY_BANDWIDTH_KEY,
     INSTRUCTIONS_KEY,
     LOP3_RATE_KEY,
+    VECTOR_LOGIC_RATE_KEY,
     NotConvertible,
     device_number,
 )
@@ -38,17 +41,19 @@ class Kind:
     unit: str  # of the ceilings, ours and the published devices'
     what: str  # what the ceiling counts
     per_update: str  # what one cell update costs of it
-    measured_key: str  # device key (with `scale`) of our ceiling as measured: the fraction's
-    peak_key: str  # device key of our ceiling as a peak: compared with the vendors' peaks
+    # Device keys (with `scale`; the first a result records) of our ceiling as measured, the
+    # fraction's, and as a peak, compared with the vendors' peaks.
+    measured_keys: tuple[str, ...]
+    peak_keys: tuple[str, ...]
     scale: float  # the device keys' unit in `unit`
 
     def measured(self, result: Result) -> float:
         """Our ceiling as measured in the result's process (raises NotConvertible)."""
-        return self.scale * device_number(result.device, self.measured_key)
+        return self.scale * device_number(result.device, self.measured_keys)
 
     def peak(self, result: Result) -> float:
         """Our ceiling as comparable with a vendor's peak (raises NotConvertible)."""
-        return self.scale * device_number(result.device, self.peak_key)
+        return self.scale * device_number(result.device, self.peak_keys)
 
     def cost(self, result: Result) -> float:
         """Instructions or bytes one cell update takes (raises NotConvertible)."""
@@ -61,7 +66,7 @@ class Kind:
 
 # The LOP3 ceiling kernel issues independent LOP3s on every SM at full occupancy: its rate is
 # within a few per cent of the peak (16.2e12 of 16.7e12 a second on an H100), so it stands for
-# the peak too. The copy bandwidth falls further below the memory's peak (about 87 % on an
+# the peak too, as the CPU's chains of independent vector logic do for the CPU's. The copy bandwidth falls further below the memory's peak (about 87 % on an
 # H100), so a vendor's peak bandwidth is compared with our memory's peak.
 KINDS: dict[str, Kind] = {
     kind.name: kind
@@ -69,10 +74,10 @@ KINDS: dict[str, Kind] = {
         Kind(
             "logic",
             "instructions/s",
-            "32-bit integer and logic instructions per second",
+            "logic instructions per second (32-bit on a GPU, vectors on a CPU)",
             "instructions per cell update",
-            LOP3_RATE_KEY,
-            LOP3_RATE_KEY,
+            (LOP3_RATE_KEY, VECTOR_LOGIC_RATE_KEY),
+            (LOP3_RATE_KEY, VECTOR_LOGIC_RATE_KEY),
             1.0,
         ),
         Kind(
@@ -80,8 +85,8 @@ KINDS: dict[str, Kind] = {
             "B/s",
             "memory bandwidth, bytes read and written per second",
             "bytes per cell update",
-            COPY_BANDWIDTH_KEY,
-            PEAK_BANDWIDTH_KEY,
+            (COPY_BANDWIDTH_KEY,),
+            (PEAK_BANDWIDTH_KEY,),
             1e9,
         ),
     )

@@ -288,7 +288,10 @@ def roofline_plot(
         panels.setdefault(kind.name, {}).setdefault(result.experiment, []).append(
             (share.cost, result.rate)
         )
-        ceilings.setdefault(kind.name, {})[result.device_label] = kind.measured(result)
+        # A CPU's ceiling is that of the threads the result ran on: one line each.
+        threads = result.device.get("threads")
+        device = result.device_label + (f", {threads} threads" if threads else "")
+        ceilings.setdefault(kind.name, {})[device] = kind.measured(result)
     if not panels:
         return None
     plt = _pyplot()

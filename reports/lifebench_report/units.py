@@ -57,9 +57,11 @@ _TIME_FACTORS = {"s": 1.0, "ms": 1e3, "us": 1e6}
 # Units of a whole run's time: the only ones a phase (a share of that time) may be given in.
 TIME_UNITS = tuple(_TIME_FACTORS)
 
-# Keys of a result's `device` that the ceiling units read (kernels/cuda/ceilings.cuh).
+# Keys of a result's `device` that the ceiling units read (kernels/cuda/ceilings.cuh; on a
+# CPU, the vector logic rate of kernels/cpu/blocked_tiles.hpp).
 COPY_BANDWIDTH_KEY = "copy_bandwidth_measured_gb_per_s"
 LOP3_RATE_KEY = "lop3_per_s_measured"
+VECTOR_LOGIC_RATE_KEY = "vector_logic_per_s_measured"
 INSTRUCTIONS_KEY = "instructions_per_cell_update"
 
 
@@ -105,8 +107,14 @@ def convert(
     return value / scale
 
 
-def device_number(device: dict[str, str] | None, key: str) -> float:
-    """A positive number of a result's `device`; NotConvertible says why there is none."""
+def device_number(device: dict[str, str] | None, key: str | tuple[str, ...]) -> float:
+    """A positive number of a result's `device` (of the first of several keys it records);
+    NotConvertible says why there is none."""
+    if isinstance(key, tuple):
+        recorded = [k for k in key if k in (device or {})]
+        if not recorded and len(key) > 1:
+            raise NotConvertible(f"the result's device records none of {', '.join(key)}")
+        key = (recorded or list(key))[0]
     try:
         value = float((device or {})[key])
     except KeyError:

@@ -748,8 +748,19 @@ class HonestCellsTest(TempDir):
         share = bounds.fraction(run.results[0], bounds.KINDS["memory"])
         self.assertAlmostEqual(share.cost, 2.0)  # bytes per cell update
         self.assertAlmostEqual(share.value, 2e11 / 2905.183471e9)
-        with self.assertRaises(units.NotConvertible):
+        with self.assertRaises(units.NotConvertible) as caught:
             bounds.fraction(loaded[0].results[0], bounds.KINDS["logic"])  # a CPU result
+        self.assertIn("records none of lop3_per_s_measured, vector_logic_per_s_measured",
+                      str(caught.exception))
+        # A CPU result that records its threads' vector logic rate has a logic fraction.
+        blocked = synthetic.result("cpu-blocked", rate=1.2e12, params={"threads": "16"},
+                                   instructions=12 / 512)
+        blocked["device"]["vector_logic_per_s_measured"] = "8e10"
+        run = results.load_runs([synthetic.write_run(self.tmp / "c", [blocked])])[0]
+        share = bounds.fraction(run.results[0], bounds.KINDS["logic"])
+        allowed = 8e10 * 512 / 12
+        self.assertAlmostEqual(share.allowed / allowed, 1.0, places=4)  # 6 digits recorded
+        self.assertAlmostEqual(share.value / (1.2e12 / allowed), 1.0, places=4)
 
     def test_bar_labels_never_overlap(self):
         from lifebench_report import plots
