@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -336,6 +337,20 @@ Logic logic_of(const Params& params) {
   return logic == "tree" ? Logic::tree : logic == "sums" ? Logic::sums : Logic::sums_trim;
 }
 
+/// LOP3s a row update takes for 32 cells, as counted in the loop of the sm_90 SASS (README,
+/// Expected figures): the compiled rules' circuits, or the run-time rule's leaves and
+/// multiplexers, after the count; the sums' kernels share one row update.
+double lop3_per_row_update(Logic logic, const Rule& rule) {
+  const auto is = [&](auto compiled) {
+    return rule.birth == decltype(compiled)::birth && rule.survive == decltype(compiled)::survive;
+  };
+  const bool tree = logic == Logic::tree;
+  if (is(B2S34{})) return tree ? 14.0 : 8.0;
+  if (is(B245S3{})) return tree ? 13.0 : 8.0;
+  if (is(B2S{})) return tree ? 10.0 : 7.0;
+  return tree ? 29.0 : 14.0;
+}
+
 class HexBitslicedSimulator final : public cuda::BufferedSimulator<cuda::PackedRows<Word>> {
 public:
   HexBitslicedSimulator(const Problem& problem, int steps_per_launch, Logic logic, bool madd_shifts)
@@ -343,6 +358,19 @@ public:
         madd_shifts_(madd_shifts) {}
 
 private:
+  /// LOP3 per cell written, for the report's fraction of bound: a launch of S generations
+  /// updates 38 rows a generation (sums-trim: 38 - 2s in generation s) and writes 40 - 2S
+  /// rows of 30 of its 32 lanes. Shifts, shuffles and multiply-adds come on top.
+  [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    const int steps = steps_per_launch_;
+    const double row_updates = logic_ == Logic::sums_trim
+                                   ? (kRows - 2) * steps - steps * (steps - 1)
+                                   : (kRows - 2) * steps;
+    const double per_cell = lop3_per_row_update(logic_, problem().rule) / 32.0 * row_updates /
+                            (steps * (kRows - 2 * steps)) * kLanes / kOutLanes;
+    return {{"instructions_per_cell_update", std::to_string(per_cell)}};
+  }
+
   void launch(std::uint64_t generations) override {
     launches(generations, [&](const Word* in, Word* out, std::uint64_t left) {
       auto steps = std::min(left, static_cast<std::uint64_t>(steps_per_launch_));
