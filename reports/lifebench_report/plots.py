@@ -276,7 +276,7 @@ def roofline_plot(
     kind of bound (instructions or bytes per update), each bound drawn as the line
     rate = measured ceiling / cost; None (no file) where no result has both."""
     panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # kind -> experiment -> pts
-    ceilings: dict[str, dict[str, float]] = {}  # kind -> device -> ceiling
+    ceilings: dict[str, dict[str, tuple[float, str]]] = {}  # kind -> device -> ceiling, label
     for result in (r for run in runs for r in run.results):
         kind = bounds.get(result.experiment)
         if not (result.verified and kind and result.family == family):
@@ -288,10 +288,13 @@ def roofline_plot(
         panels.setdefault(kind.name, {}).setdefault(result.experiment, []).append(
             (share.cost, result.rate)
         )
-        # A CPU's ceiling is that of the threads the result ran on: one line each.
+        # A CPU's ceiling is that of the threads a result ran on: the device's line is its
+        # highest, which bounds each of its points (the best at each cost is drawn).
         threads = result.device.get("threads")
-        device = result.device_label + (f", {threads} threads" if threads else "")
-        ceilings.setdefault(kind.name, {})[device] = kind.measured(result)
+        label = result.device_label + (f", {threads} threads" if threads else "")
+        line = (kind.measured(result), label)
+        devices = ceilings.setdefault(kind.name, {})
+        devices[result.device_label] = max(devices.get(result.device_label, line), line)
     if not panels:
         return None
     plt = _pyplot()
@@ -300,7 +303,8 @@ def roofline_plot(
         1, len(kinds), figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained", squeeze=False
     )
     for ax, name in zip(axes[0], kinds):
-        _roofline_panel(ax, KINDS[name], panels[name], ceilings[name])
+        lines = {label: ceiling for ceiling, label in ceilings[name].values()}
+        _roofline_panel(ax, KINDS[name], panels[name], lines)
     return _save(fig, path)
 
 
@@ -309,7 +313,7 @@ def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
     low, high = min(costs) / 4, max(costs) * 4
     for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
         ax.plot([low, high], [ceiling / low, ceiling / high], "--", color="#555555",
-                linewidth=1.2 - 0.3 * i, label=_short(f"bound: {device}", 40))
+                linewidth=max(1.2 - 0.3 * i, 0.5), label=_short(f"bound: {device}", 48))
     for i, (experiment, pts) in enumerate(sorted(points.items())):
         best: dict[float, float] = {}
         for x, y in pts:
