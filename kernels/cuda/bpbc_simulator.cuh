@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,6 +86,21 @@ public:
   [[nodiscard]] std::optional<double> bytes_per_generation() const override { return std::nullopt; }
 
 private:
+  /// LOP3 per cell update, for the report's fraction of bound: each block steps its whole
+  /// d x d tile every generation for the patch it writes, at the LOP3s a lane's step takes
+  /// in the step loop of the sm_90 SASS (experiments/cuda-bpbc-shared/README.md): 22 for 32
+  /// cells of SINGLE-WORD, 74 for the 128 cells of DOUBLE-WORD's two 64-bit rows. Shifts and
+  /// the exchange come on top.
+  [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    const Multistep<W> geometry{columns_of<W>(this->problem().shape), steps_};
+    const double per_cell_step = Double ? 74.0 / 128.0 : 22.0 / 32.0;
+    const double stepped = static_cast<double>(geometry.patches_x()) * geometry.patches_y() *
+                           Multistep<W>::d * Multistep<W>::d;
+    const double per_update =
+        per_cell_step * stepped / static_cast<double>(this->problem().shape.cells());
+    return {{"instructions_per_cell_update", std::to_string(per_update)}};
+  }
+
   void launch(std::uint64_t generations) override {
     const Multistep<W> geometry{columns_of<W>(this->problem().shape), steps_};
     const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
