@@ -69,9 +69,9 @@ public:
 
   [[nodiscard]] int threads() const { return pool_.size(); }
 
-  /// The vector logic instructions a second that all the workers issue at once (about
-  /// 40 ms): the rate the kernel's logic cannot pass. Nothing on a target whose kernel's
-  /// instructions were not counted.
+  /// The vector logic instructions a second that all the workers issue at once, summed
+  /// over them (60 ms): the rate the kernel's logic cannot pass. Nothing on a target whose
+  /// kernel's instructions were not counted.
   [[nodiscard]] std::optional<double> measure_logic_rate();
 
 private:
