@@ -337,6 +337,16 @@ Logic logic_of(const Params& params) {
   return logic == "tree" ? Logic::tree : logic == "sums" ? Logic::sums : Logic::sums_trim;
 }
 
+/// Warps across a row of `columns` words, and warps of a launch of `steps` generations over
+/// `height` rows: each writes 30 words of 40 - 2 steps rows.
+std::int64_t warps_across(std::int64_t columns) {
+  return (columns + kOutLanes - 1) / kOutLanes;
+}
+std::int64_t launch_warps(std::int64_t columns, std::int64_t height, std::int64_t steps) {
+  const std::int64_t out_rows = kRows - 2 * steps;
+  return warps_across(columns) * ((height + out_rows - 1) / out_rows);
+}
+
 /// LOP3s a row update takes for 32 cells, as counted in the loop of the sm_90 SASS (README,
 /// Expected figures): the compiled rules' circuits, or the run-time rule's leaves and
 /// multiplexers, after the count; the sums' kernels share one row update.
@@ -358,16 +368,21 @@ public:
         madd_shifts_(madd_shifts) {}
 
 private:
-  /// LOP3 per cell written, for the report's fraction of bound: a launch of S generations
-  /// updates 38 rows a generation (sums-trim: 38 - 2s in generation s) and writes 40 - 2S
-  /// rows of 30 of its 32 lanes. Shifts, shuffles and multiply-adds come on top.
+  /// LOP3 per cell update, for the report's fraction of bound: every lane of a launch's
+  /// warps (those past the grid's words and rows too) updates 38 rows of two 32-bit halves
+  /// a generation (sums-trim: 38 - 2s in generation s). Shifts, shuffles and multiply-adds
+  /// come on top.
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    const Shape& shape = problem().shape;
     const int steps = steps_per_launch_;
     const double row_updates = logic_ == Logic::sums_trim
                                    ? (kRows - 2) * steps - steps * (steps - 1)
                                    : (kRows - 2) * steps;
-    const double per_cell = lop3_per_row_update(logic_, problem().rule) / 32.0 * row_updates /
-                            (steps * (kRows - 2 * steps)) * kLanes / kOutLanes;
+    const auto warps =
+        static_cast<double>(launch_warps(words_per_row<Word>(shape.width), shape.height, steps));
+    const double lop3 =
+        warps * kLanes * 2 * row_updates * lop3_per_row_update(logic_, problem().rule);
+    const double per_cell = lop3 / (static_cast<double>(shape.cells()) * steps);
     return {{"instructions_per_cell_update", std::to_string(per_cell)}};
   }
 
@@ -411,13 +426,12 @@ private:
     Geometry g{};
     g.columns = static_cast<int>(words_per_row<Word>(shape.width));
     g.height = static_cast<int>(shape.height);
-    g.warps_x = (g.columns + kOutLanes - 1) / kOutLanes;
+    g.warps_x = static_cast<int>(warps_across(g.columns));
     const auto tail = static_cast<unsigned>(shape.width % 64);
     g.last_mask = tail == 0 ? ~Word{0} : (Word{1} << tail) - 1;
     g.two = 2;
     g.steps = static_cast<int>(generations);
-    const int out_rows = kRows - 2 * g.steps;
-    g.warps = g.warps_x * ((g.height + out_rows - 1) / out_rows);
+    g.warps = static_cast<int>(launch_warps(g.columns, g.height, g.steps));
     const unsigned blocks = (static_cast<unsigned>(g.warps) + kWarpsPerBlock - 1) / kWarpsPerBlock;
     const unsigned threads = kWarpsPerBlock * kLanes;
     if (logic_ == Logic::tree) {
@@ -477,8 +491,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
                        "around whole)");
   }
   const std::int64_t steps = params.get_int("steps_per_launch");
-  const std::int64_t warps = (words_per_row<Word>(shape.width) + kOutLanes - 1) / kOutLanes *
-                             ((shape.height + kRows - 2 * steps - 1) / (kRows - 2 * steps));
+  const std::int64_t warps = launch_warps(words_per_row<Word>(shape.width), shape.height, steps);
   if (shape.height >= (std::int64_t{1} << 30) || warps >= (std::int64_t{1} << 31)) {
     return std::string("grid too large for 32-bit warp and row indices");
   }
