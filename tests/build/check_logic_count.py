@@ -6,16 +6,16 @@ that KernelLogicCount() (kernels/cpu/blocked_tiles.cpp) states for each SIMD tar
 vector and row of a column walk, and per horizontal sum. They were counted in the compiled
 loop; this test counts them again, so that a change of the kernel or the compiler that
 changes them fails here rather than skewing the report. Columns() walks two columns side
-by side, then one alone: three walks, each a loop body of one row and a start of two
-horizontal sums, so its vector logic, shift and funnel-shift instructions number
-3 * per_row + 6 * per_horizontal.
+by side, then one alone: its two innermost loops step two walks and one walk a row, so they
+hold 2 * per_row and per_row vector logic, shift and funnel-shift instructions, and the
+whole function, with each walk's start of two horizontal sums, 3 * per_row +
+6 * per_horizontal.
 
-    check_logic_count.py OBJDUMP OBJECT SOURCE
+    check_logic_count.py OBJDUMP SOURCE OBJECT...   (the objects of the library that holds it)
 """
 import re
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 # Vector logic, shift and funnel-shift instructions (not loads, stores or moves).
@@ -26,44 +26,66 @@ STATED = re.compile(r"#(?:el)?if HWY_TARGET == HWY_(\w+)\s*\n\s*return \{(\d+), 
 LANES = {"AVX3_DL": 8, "AVX3": 8, "AVX2": 4}
 
 
-def functions(disassembly: str) -> dict[str, Counter]:
-    """Function name -> its instructions' mnemonics, counted."""
-    found: dict[str, Counter] = {}
+def functions(disassembly: str) -> dict[str, list[tuple[int, str, str]]]:
+    """Function name -> its instructions: address, mnemonic, operands."""
+    found: dict[str, list[tuple[int, str, str]]] = {}
     current = None
     for line in disassembly.splitlines():
         head = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
         if head:
-            current = found.setdefault(head.group(1), Counter())
-        elif current is not None and line.count("\t") >= 1:
-            words = line.split("\t")[-1].split()
-            if words:
-                current[words[0]] += 1
+            current = found.setdefault(head.group(1), [])
+            continue
+        instruction = re.match(r"^\s*([0-9a-f]+):\t(\S+)\s*(.*)$", line)
+        if instruction and current is not None:
+            current.append((int(instruction.group(1), 16), instruction.group(2),
+                            instruction.group(3)))
     return found
 
 
+def innermost_loops(body: list[tuple[int, str, str]]) -> list[tuple[int, int]]:
+    """Address ranges of the loops (a conditional jump back) that hold no other loop."""
+    loops = []
+    for address, mnemonic, operands in body:
+        target = re.match(r"([0-9a-f]+)\s", operands)
+        if mnemonic.startswith("j") and mnemonic != "jmp" and target:
+            if int(target.group(1), 16) < address:
+                loops.append((int(target.group(1), 16), address))
+    return [loop for loop in loops
+            if not any(other != loop and loop[0] <= other[0] and other[1] <= loop[1]
+                       for other in loops)]
+
+
+def logic_in(body: list[tuple[int, str, str]], first: int = 0, last: int = 1 << 62) -> int:
+    return sum(1 for address, mnemonic, _ in body
+               if first <= address <= last and LOGIC.match(mnemonic))
+
+
 def main() -> int:
-    objdump, obj, source = sys.argv[1:4]
+    objdump, source, objects = sys.argv[1], sys.argv[2], sys.argv[3:]
     stated = {t: (int(r), int(h)) for t, r, h in STATED.findall(Path(source).read_text())}
     if set(stated) != set(LANES):
         print(f"{source}: KernelLogicCount() states {sorted(stated)}, expected {sorted(LANES)}")
         return 1
-    listing = subprocess.run([objdump, "-d", "--no-show-raw-insn", "-C", obj], check=True,
+    listing = subprocess.run([objdump, "-d", "--no-show-raw-insn", "-C", *objects], check=True,
                              capture_output=True, text=True).stdout
     failures = 0
     for target, (per_row, per_horizontal) in stated.items():
         name = (f"void lifebench::cpu_blocked::N_{target}::Columns<false, "
                 f"hwy::N_{target}::Simd<unsigned long, {LANES[target]}ul, 0> >")
-        bodies = [c for f, c in functions(listing).items()
+        bodies = [b for f, b in functions(listing).items()
                   if f.startswith(name) and "constprop" not in f]
         if len(bodies) != 1:
-            print(f"{target}: {len(bodies)} functions {name}(...) in {obj}, not one")
+            print(f"{target}: {len(bodies)} functions {name}(...) in {' '.join(objects)}, not one")
             failures += 1
             continue
-        logic = {m: n for m, n in bodies[0].items() if LOGIC.match(m)}
-        counted, expected = sum(logic.values()), 3 * per_row + 6 * per_horizontal
+        body = bodies[0]
+        loops = sorted(logic_in(body, *loop) for loop in innermost_loops(body))
+        counted = (loops, logic_in(body))
+        expected = ([per_row, 2 * per_row], 3 * per_row + 6 * per_horizontal)
         verdict = "ok" if counted == expected else "MISMATCH"
-        print(f"{target}: {counted} counted {logic}, {expected} stated "
-              f"(3 x {per_row} + 6 x {per_horizontal}): {verdict}")
+        print(f"{target}: innermost loops {loops}, whole function {counted[1]} counted; "
+              f"{expected[0]}, 3 x {per_row} + 6 x {per_horizontal} = {expected[1]} stated: "
+              f"{verdict}")
         failures += counted != expected
     return 1 if failures else 0
 
