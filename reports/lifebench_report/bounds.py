@@ -8,8 +8,9 @@ Our side reads the ceilings a result records in its `device` (kernels/cuda/ceili
 kernels/cuda/runtime.cuh): the LOP3 rate and the copy bandwidth measured in the same process,
 and the memory's peak bandwidth from its clock and bus width. On a CPU the logic ceiling is
 the rate at which the experiment's threads, all at once, issue the vector logic instruction
-its kernel is made of (VPTERNLOGQ on AVX-512: a LOP3 of 512 bits), measured in its process. A published device's ceilings
-are its vendor's peak figures, given in the table file's [hardware].
+its kernel is made of (VPTERNLOGQ on AVX-512: a LOP3 of 512 bits), measured in its process.
+A published device's ceilings are its vendor's peak figures, given in the table file's
+[hardware].
 """
 
 from __future__ import annotations
@@ -66,8 +67,10 @@ class Kind:
 
 # The LOP3 ceiling kernel issues independent LOP3s on every SM at full occupancy: its rate is
 # within a few per cent of the peak (16.2e12 of 16.7e12 a second on an H100), so it stands for
-# the peak too, as the CPU's chains of independent vector logic do for the CPU's. The copy bandwidth falls further below the memory's peak (about 87 % on an
-# H100), so a vendor's peak bandwidth is compared with our memory's peak.
+# the peak too. A CPU's chains of independent vector logic on all of a run's threads stand for
+# its peak as well: no vendor figure gives what its threads issue together. The copy
+# bandwidth falls further below the memory's peak (about 87 % on an H100), so a vendor's peak
+# bandwidth is compared with our memory's peak.
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (

@@ -301,10 +301,11 @@ def _bounds_section(rooflines: Sequence[tuple[str, Image | None]]) -> str:
     out = [
         "<h2>Fraction of bound</h2>",
         '<p class="lead">Each experiment names what bounds it in its README (<code>**Bound.**'
-        "</code>): the issue rate of 32-bit integer and logic instructions (<em>logic</em>) or "
-        "the memory bandwidth (<em>memory</em>). A configuration's fraction of its bound is its "
-        "rate over the rate the bound allows: the LOP3 rate measured in the same process over "
-        "the instructions a cell update takes (<code>device.instructions_per_cell_update</code>"
+        "</code>): the issue rate of logic instructions (<em>logic</em>) or the memory "
+        "bandwidth (<em>memory</em>). A configuration's fraction of its bound is its rate over "
+        "the rate the bound allows: the logic rate measured in the same process (LOP3 on a GPU; "
+        "on a CPU the vector logic all of the run's threads issue at once) over the "
+        "instructions a cell update takes (<code>device.instructions_per_cell_update</code>"
         "), or the copy bandwidth measured in the same process over the bytes a cell update "
         "moves (<code>throughput.bytes_per_generation</code> / cells). Each line of a figure "
         "is a bound: a point on it is at 100 %.</p>",

@@ -22,9 +22,10 @@ NORMALISED_SENTENCE = (
     "the techniques as if on equal hardware."
 )
 CEILINGS_SENTENCE = (
-    "Their ceilings are the vendors' peak figures; ours are recorded by each result: the LOP3 "
-    "rate measured in the same process (within a few per cent of the peak) and the memory's "
-    "peak bandwidth from its clock and bus width."
+    "Their ceilings are the vendors' peak figures; ours are recorded by each result: the logic "
+    "rate measured in the same process (a GPU's LOP3 rate is within a few per cent of its peak; "
+    "a CPU's is what its threads issue at once) and the memory's peak bandwidth from its clock "
+    "and bus width."
 )
 
 
