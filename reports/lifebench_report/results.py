@@ -232,7 +232,11 @@ class Run:
 def load_runs(folders: list[Path]) -> list[Run]:
     runs = [load_run(folder) for folder in folders]
     labels = [run.label for run in runs]
-    for run in runs:  # two folders of one name: tell them apart by their whole path
+    for run in runs:  # two folders of one name: tell them apart by the folder above, or more
+        if labels.count(run.label) > 1:
+            run.label = f"{run.folder.parent.name}/{run.folder.name}"
+    labels = [run.label for run in runs]
+    for run in runs:
         if labels.count(run.label) > 1:
             run.label = str(run.folder)
     return runs

@@ -112,7 +112,7 @@ def device_number(device: dict[str, str] | None, key: str | tuple[str, ...]) -> 
     NotConvertible says why there is none."""
     if isinstance(key, tuple):
         recorded = [k for k in key if k in (device or {})]
-        if not recorded and len(key) > 1:
+        if not recorded and len(key) != 1:
             raise NotConvertible(f"the result's device records none of {', '.join(key)}")
         key = (recorded or list(key))[0]
     try:

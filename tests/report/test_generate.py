@@ -762,6 +762,27 @@ class HonestCellsTest(TempDir):
         self.assertAlmostEqual(share.allowed / allowed, 1.0, places=4)  # 6 digits recorded
         self.assertAlmostEqual(share.value / (1.2e12 / allowed), 1.0, places=4)
 
+    def test_a_cpu_is_one_line_of_the_roofline_at_its_highest_ceiling(self):
+        from unittest import mock
+
+        from lifebench_report import plots
+
+        def blocked(threads: str, ceiling: str, rate: float) -> dict:
+            item = synthetic.result("cpu-blocked", rate=rate, params={"threads": threads},
+                                    instructions=12 / 512)
+            item["device"]["vector_logic_per_s_measured"] = ceiling
+            return item
+
+        run = results.load_runs([synthetic.write_run(
+            self.tmp / "threads", [blocked("1", "5e9", 1e11), blocked("16", "4e10", 1e12),
+                                   blocked("4", "2e10", 4e11)])])
+        drawn: dict[str, float] = {}
+        with mock.patch.object(plots, "_roofline_panel",
+                               lambda ax, kind, points, lines: drawn.update(lines)):
+            plots.roofline_plot("square", run, {"cpu-blocked": bounds.KINDS["logic"]},
+                                self.tmp / "roofline.png")
+        self.assertEqual(drawn, {f"{synthetic.CPU}, 16 threads": 4e10})
+
     def test_bar_labels_never_overlap(self):
         from lifebench_report import plots
 
@@ -946,8 +967,8 @@ class ReportTest(TempDir):
         proc, out = self.generate_standard("--results", other)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
-        self.assertIn(f"results {other.resolve()}", cell(root, "measured", "CPU", "DOUBLE-WORD").text)
-        self.assertIn(f"results {(self.tmp / 'results').resolve()}",
+        self.assertIn("results elsewhere/results", cell(root, "measured", "CPU", "DOUBLE-WORD").text)
+        self.assertIn(f"results {self.tmp.resolve().name}/results",
                       cell(root, "measured", "CPU", "SINGLE-WORD").text)
 
     def test_gpus_at_once_are_said(self):
