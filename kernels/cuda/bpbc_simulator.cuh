@@ -92,7 +92,7 @@ private:
   /// cells of SINGLE-WORD, 74 for the 128 cells of DOUBLE-WORD's two 64-bit rows. Shifts and
   /// the exchange come on top.
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
-    const Multistep<W> geometry{columns_of<W>(this->problem().shape), steps_};
+    const Multistep<W> geometry = this->geometry();
     const double per_cell_step = Double ? 74.0 / 128.0 : 22.0 / 32.0;
     const double stepped = static_cast<double>(geometry.patches_x()) * geometry.patches_y() *
                            Multistep<W>::d * Multistep<W>::d;
@@ -101,8 +101,13 @@ private:
     return {{"instructions_per_cell_update", std::to_string(per_update)}};
   }
 
+  /// The patches of t = steps_per_launch generations that every launch steps.
+  [[nodiscard]] Multistep<W> geometry() const {
+    return {columns_of<W>(this->problem().shape), steps_};
+  }
+
   void launch(std::uint64_t generations) override {
-    const Multistep<W> geometry{columns_of<W>(this->problem().shape), steps_};
+    const Multistep<W> geometry = this->geometry();
     const dim3 grid(static_cast<unsigned>(geometry.patches_x()),
                     static_cast<unsigned>(geometry.patches_y()));
     this->launches(generations, [&](const W* in, W* out, std::uint64_t left) {
