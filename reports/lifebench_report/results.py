@@ -231,14 +231,16 @@ class Run:
 
 def load_runs(folders: list[Path]) -> list[Run]:
     runs = [load_run(folder) for folder in folders]
-    labels = [run.label for run in runs]
-    for run in runs:  # two folders of one name: tell them apart by the folder above, or more
-        if labels.count(run.label) > 1:
-            run.label = f"{run.folder.parent.name}/{run.folder.name}"
-    labels = [run.label for run in runs]
-    for run in runs:
-        if labels.count(run.label) > 1:
-            run.label = str(run.folder)
+    # Two folders of one name: told apart by the folder above them, else by their paths.
+    longer_labels = (
+        lambda run: f"{run.folder.parent.name}/{run.folder.name}",
+        lambda run: str(run.folder),
+    )
+    for longer in longer_labels:
+        labels = [run.label for run in runs]
+        for run in runs:
+            if labels.count(run.label) > 1:
+                run.label = longer(run)
     return runs
 
 
