@@ -96,9 +96,32 @@ class TableView:
     def cell(self, row: Entry, column: Entry) -> Cell:
         return self.cells[(row.name, column.name)]
 
+    @property
+    def measured_columns(self) -> list[Entry]:
+        """The columns of the measured grids: those a result is tied to, and the ratios of two
+        of them; every column where no result is. The others hold other devices' published
+        figures only: a cell there is not a measurement that is missing."""
+        tied = {
+            c.column.name
+            for c in self.cells.values()
+            if not c.derived and (c.candidates or c.others)
+        }
+        if not tied:
+            return list(self.table.columns)
+        return [
+            c
+            for c in self.table.columns
+            if c.name in tied or (c.derived and all(name in tied for name in c.ratio))
+        ]
+
     def counts(self) -> Counter:
-        """Statuses of the measured (not derived) cells."""
-        return Counter(cell.status for cell in self.cells.values() if not cell.derived)
+        """Statuses of the measured (not derived) cells of the measured columns."""
+        shown = {c.name for c in self.measured_columns}
+        return Counter(
+            cell.status
+            for cell in self.cells.values()
+            if not cell.derived and cell.column.name in shown
+        )
 
 
 def where(result: Result, several_runs: bool) -> str:

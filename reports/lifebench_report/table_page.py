@@ -55,6 +55,13 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
         + _grid(view, "normalised", "Normalised to the hardware <small>see below</small>")
         + "</div>"
     )
+    hidden = [c.name for c in t.columns if c not in view.measured_columns]
+    if hidden:
+        body.append(
+            f'<p class="why" id="published-only">Published only, not in the measured grids: '
+            f"{esc(', '.join(hidden))}: no result of these runs is tied to "
+            f"{'them' if len(hidden) > 1 else 'it'}.</p>"
+        )
     body.append(
         '<p class="legend">Measured cells:'
         + "".join(
@@ -248,21 +255,20 @@ def _entry_label(view: TableView, entry: Entry, kind: str, is_row: bool) -> str:
     return f"{esc(name)}{small}"
 
 
-def _col_header(view: TableView, kind: str) -> str:
-    t = view.table
-    groups = any(c.group for c in t.columns)
+def _col_header(view: TableView, kind: str, columns: list[Entry]) -> str:
+    groups = any(c.group for c in columns)
     first, second = ['<th class="corner"' + (' rowspan="2"' if groups else "") + "></th>"], []
     i = 0
-    while i < len(t.columns):
-        col = t.columns[i]
+    while i < len(columns):
+        col = columns[i]
         if not groups or not col.group:
             span = ' rowspan="2"' if groups else ""
             first.append(f'<th class="col"{span}>{_entry_label(view, col, kind, False)}</th>')
             i += 1
             continue
         j = i
-        while j < len(t.columns) and t.columns[j].group == col.group:
-            second.append(f'<th class="col">{_entry_label(view, t.columns[j], kind, False)}</th>')
+        while j < len(columns) and columns[j].group == col.group:
+            second.append(f'<th class="col">{_entry_label(view, columns[j], kind, False)}</th>')
             j += 1
         first.append(f'<th class="col" colspan="{j - i}">{esc(col.group)}</th>')
         i = j
@@ -274,14 +280,15 @@ def _col_header(view: TableView, kind: str) -> str:
 
 def _grid(view: TableView, kind: str, caption: str) -> str:
     t = view.table
+    columns = t.columns if kind == "published" else view.measured_columns
     body = []
     for row in t.rows:
         cls = ' class="row derived"' if row.derived else ' class="row"'
-        tds = "".join(_td(view, view.cell(row, col), kind) for col in t.columns)
+        tds = "".join(_td(view, view.cell(row, col), kind) for col in columns)
         body.append(f"<tr><th{cls}>{_entry_label(view, row, kind, True)}</th>{tds}</tr>")
     return (
         f'<figure><figcaption>{caption}</figcaption><table class="grid {kind}" id="{kind}">'
-        f"{_col_header(view, kind)}<tbody>{''.join(body)}</tbody></table></figure>"
+        f"{_col_header(view, kind, columns)}<tbody>{''.join(body)}</tbody></table></figure>"
     )
 
 

@@ -24,7 +24,16 @@ sys.path.insert(0, str(ROOT / "reports"))
 
 import dom  # noqa: E402
 import synthetic  # noqa: E402
-from lifebench_report import bounds, compare, figures, models, results, tables, units  # noqa: E402
+from lifebench_report import (  # noqa: E402
+    bounds,
+    compare,
+    figures,
+    models,
+    results,
+    table_page,
+    tables,
+    units,
+)
 from lifebench_report.errors import ReportError  # noqa: E402
 
 GENERATOR = ROOT / "reports" / "generate.py"
@@ -633,6 +642,22 @@ class HonestCellsTest(TempDir):
         c = view.cells[("CUDA", "A40")]
         self.assertFalse(c.problem.published)
         self.assertTrue(c.notes[0].startswith("no published problem: ours is 32768x32768, torus"))
+
+    def test_columns_no_result_is_tied_to_are_published_only(self):
+        view = self.view(self.seed000, synthetic.standard_results())
+        self.assertEqual([c.name for c in view.measured_columns], ["A40"])
+        counts = view.counts()
+        self.assertEqual(sum(counts.values()), 8)  # A40's measured rows, not the 40 elsewhere
+        html = table_page.table_page(view, None, "now")
+        root = dom.parse(html)
+        self.assertIsNone(root.find("td", data_kind="measured", data_col="V100"))
+        self.assertIsNotNone(root.find("td", data_kind="published", data_col="V100"))
+        hidden = root.find(id="published-only").text
+        self.assertIn("1050 Notebook, 1080Ti, V100, 2080Ti, 7900XTX", hidden)
+        nothing = self.view(self.seed000, [])
+        self.assertEqual(len(nothing.measured_columns), len(self.seed000.columns))
+        page = dom.parse(table_page.table_page(nothing, None, "now"))
+        self.assertIsNone(page.find(id="published-only"))
 
     def test_normalised_ratio_for_the_bound_the_readme_names(self):
         view = self.view(self.seed000, synthetic.standard_results())
