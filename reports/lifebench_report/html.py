@@ -67,6 +67,7 @@ figcaption { font-weight: 600; margin-bottom: 0.35rem; }
 figcaption small { font-weight: 400; color: var(--muted); }
 table.grid td { text-align: right; min-width: 6.5rem; }
 table.grid th.col { text-align: center; }
+table.grid th.row { max-width: 18rem; }
 table.grid th.row small, th small { display: block; font-weight: 400; color: var(--muted);
   font-size: 0.8em; }
 table.grid td.measured { max-width: 17rem; }
