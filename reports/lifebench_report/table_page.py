@@ -57,10 +57,11 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
     )
     hidden = [c.name for c in t.columns if c not in view.measured_columns]
     if hidden:
+        names = ", ".join(f'<span class="column">{esc(name)}</span>' for name in hidden)
         body.append(
             f'<p class="why" id="published-only">Published only, not in the measured grids: '
-            f"{esc(', '.join(hidden))}: no result of these runs is tied to "
-            f"{'them' if len(hidden) > 1 else 'it'}.</p>"
+            f"{names}: no result of these runs is tied to {'them' if len(hidden) > 1 else 'it'}."
+            "</p>"
         )
     body.append(
         '<p class="legend">Measured cells:'

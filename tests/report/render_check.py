@@ -192,6 +192,11 @@ class Checker:
         def higher_is_better(column: dict) -> bool:  # a column may have a unit of its own
             return column.get("unit", spec["unit"]) not in (
                 "s", "ms", "us", "s/gen", "ms/gen", "us/gen")
+        # Columns no result is tied to: published only, absent from the measured grids.
+        listed = root.find(id="published-only")
+        hidden = {s.text for s in listed.find_all("span", cls="column")} if listed else set()
+        if hidden - set(columns):
+            self.fail(page, f"published only: {sorted(hidden - set(columns))} are no columns")
         measured: dict[tuple[str, str], float | None] = {}
         for row in rows:
             for i, (column, column_spec) in enumerate(zip(columns, spec["columns"])):
@@ -201,8 +206,14 @@ class Checker:
                 mea = root.find("td", data_kind="measured", data_row=key[0], data_col=column)
                 rat = root.find("td", data_kind="ratio", data_row=key[0], data_col=column)
                 nor = root.find("td", data_kind="normalised", data_row=key[0], data_col=column)
-                if not (pub and mea and rat and nor):
-                    self.fail(page, f"{where}: a published, measured or ratio cell is missing")
+                if column in hidden:
+                    if mea or rat or nor:
+                        self.fail(page, f"{where}: published only, yet in the measured grids")
+                elif not (mea and rat and nor):
+                    self.fail(page, f"{where}: a measured or ratio cell is missing")
+                    continue
+                if not pub:
+                    self.fail(page, f"{where}: the published cell is missing")
                     continue
                 published = row["published"][i]
                 shown = number(pub.attrs.get("data-value", ""))
@@ -221,6 +232,8 @@ class Checker:
                         f"{where}: published shows {pub.text.strip()!r}, "
                         f"the table file has {published}",
                     )
+                if column in hidden:
+                    continue
                 measured[key] = self.check_measured(page, where, key, mea)
                 self.check_ratio(
                     page, where, rat, measured[key], None if published == "-" else float(published)
