@@ -90,21 +90,22 @@ TEST_P(TilePassesOnTarget, CountTheirLogicAndItsCeiling) {
   EXPECT_GT(*per_cell(8, 64, 64), *per_cell(8, 64, 512)) << target;
   // The values, against the closed form of a pass over equal tiles of W words (whole vectors
   // of L) and R rows: generations 1 .. S-1 walk R + 2(S - g) rows over W / L + 2 columns (the
-  // halo words), the last R rows over W / L; a walk of n rows costs T n + 2 h. T and h come
-  // from two one-generation passes, which recompute nothing.
+  // halo words), the last R rows over W / L; a walk of n rows costs T n + s (its start). T
+  // and s come from two one-generation passes, which recompute nothing.
   const double lanes = target == "AVX2" ? 4 : 8;
-  const double rows512 = *per_cell(1, 64, 512) * lanes * 64 * 512; // 512 T + 2 h
-  const double rows256 = *per_cell(1, 64, 256) * lanes * 64 * 256; // 256 T + 2 h
+  const double rows512 = *per_cell(1, 64, 512) * lanes * 64 * 512; // 512 T + s
+  const double rows256 = *per_cell(1, 64, 256) * lanes * 64 * 256; // 256 T + s
   const double per_row = (rows512 - rows256) / 256;
-  const double per_horizontal = (rows512 - 512 * per_row) / 2;
+  const double per_start = rows512 - 512 * per_row;
   EXPECT_NEAR(per_row, std::round(per_row), 1e-6) << target;
+  EXPECT_NEAR(per_start, std::round(per_start), 1e-6) << target;
   for (const auto [steps, words, rows] :
        {std::array<double, 3>{8, 64, 512}, std::array<double, 3>{16, 16, 64},
         std::array<double, 3>{5, 32, 128}}) {
     const double columns = words / lanes;
     const double instructions =
-        (columns + 2) * (steps - 1) * (per_row * (rows + steps) + 2 * per_horizontal) +
-        columns * (per_row * rows + 2 * per_horizontal);
+        (columns + 2) * (steps - 1) * (per_row * (rows + steps) + per_start) +
+        columns * (per_row * rows + per_start);
     const auto got = per_cell(static_cast<std::int64_t>(steps), static_cast<std::int64_t>(words),
                               static_cast<std::int64_t>(rows));
     EXPECT_NEAR(*got, instructions / (steps * rows * words * 64), 1e-12)

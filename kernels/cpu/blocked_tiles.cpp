@@ -1,15 +1,19 @@
 // The cell logic and the tile passes of blocked_tiles.hpp. Cell logic, bit per cell in
 // 64-bit words, a Highway vector of words at a time, going down a column of vectors so
-// that each row's horizontal sum is computed once and used by the three rows it touches:
+// that each row's horizontal sum is computed once and used by the rows it touches:
 //   horizontal: west and east aligned by funnel shifts of the word and its neighbour
 //   word (unaligned loads at -1 and +1 word), then the three-cell sum (lo, hi) by a
 //   3-input XOR and a majority;
-//   vertical: the nine-cell sum (including the cell) from three (lo, hi) pairs;
+//   with 3-input logic (AVX-512's VPTERNLOGQ): seed 000's SAT-solver sequence over row
+//   sums, as the blog's final CUDA kernel runs it: the row above's sum and the row's own
+//   west and east neighbours by one full adder (2 instructions), then the row below's sum
+//   and the cell decide in 4; 10 instructions per vector per generation on AVX3_DL, whose
+//   funnel shift is one VPSHLDQ;
+//   without it: the nine-cell sum (including the cell) from three (lo, hi) pairs, and
 //   next = (sum == 3) | (alive & sum == 4), which is B3/S23.
-// On AVX-512 every 3-input function is one VPTERNLOGQ and a funnel shift one VPSHLDQ
-// (AVX3_DL): 12 instructions per vector per generation.
 #include "cpu/blocked_tiles.hpp"
 
+#include "common/sat10.hpp"
 #include "cpu/packed_grids.hpp"
 
 #include <algorithm>
@@ -61,11 +65,11 @@ struct TileJob {
 
 /// The kernel's vector logic instructions (funnel shifts, shifts and ORs included) as counted
 /// in its compiled loop on a target (experiments/cpu-blocked/README.md): per vector and row
-/// of a column walk, and per horizontal sum, two rows of which start a walk. Zero where the
+/// of a column walk, and per start of a walk (the two rows above its first). Zero where the
 /// target's loop was not counted.
 struct LogicCount {
   std::int64_t per_row;
-  std::int64_t per_horizontal;
+  std::int64_t per_start;
   std::int64_t lanes; ///< 64-bit words per vector of the widest walk
 };
 } // namespace lifebench::cpu_blocked
@@ -98,33 +102,6 @@ template <class V> HWY_INLINE V Majority(V a, V b, V c) {
   return Ternary<0xE8>(a, b, c);
 #else
   return hn::OrAnd(hn::And(a, b), c, hn::Or(a, b));
-#endif
-}
-
-/// ~c & (a ^ b).
-template <class V> HWY_INLINE V XorAndNot(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0x14>(a, b, c);
-#else
-  return hn::AndNot(c, hn::Xor(a, b));
-#endif
-}
-
-/// c ? ~a & ~b : a & b, i.e. (a ^ c) & (b ^ c).
-template <class V> HWY_INLINE V BothOrNeither(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0x42>(a, b, c);
-#else
-  return hn::And(hn::Xor(a, c), hn::Xor(b, c));
-#endif
-}
-
-/// a ? b : c, bit by bit.
-template <class V> HWY_INLINE V Select(V a, V b, V c) {
-#if LIFEBENCH_TERNLOG
-  return Ternary<0xCA>(a, b, c);
-#else
-  return hn::Or(hn::And(a, b), hn::AndNot(a, c));
 #endif
 }
 
@@ -163,14 +140,58 @@ template <class V> HWY_INLINE V FromEast(V centre, V next) {
 /// Two-bit sum lo + 2 * hi of a cell and its west and east neighbours.
 template <class V> struct RowSum { V lo, hi; };
 
-template <class D>
-HWY_INLINE RowSum<hn::Vec<D>> Horizontal(D d, const std::uint64_t* at, hn::Vec<D> centre) {
+/// A row's cells, their west and east neighbours and its row sum.
+template <class V> struct Row {
+  V alive, west, east;
+  RowSum<V> sum;
+};
+
+template <class D> HWY_INLINE Row<hn::Vec<D>> LoadRow(D d, const std::uint64_t* at) {
   using V = hn::Vec<D>;
-  const V west = FromWest(centre, hn::LoadU(d, at - 1));
-  const V east = FromEast(centre, hn::LoadU(d, at + 1));
-  return {hn::Xor3(west, centre, east), Majority(west, centre, east)};
+  const V alive = hn::LoadU(d, at);
+  const V west = FromWest(alive, hn::LoadU(d, at - 1));
+  const V east = FromEast(alive, hn::LoadU(d, at + 1));
+  return {alive, west, east, {hn::Xor3(west, alive, east), Majority(west, alive, east)}};
 }
 
+#if LIFEBENCH_TERNLOG
+/// One column of vectors walked down the rows, seed 000's SAT-solver sequence over row
+/// sums (kernels/cuda/life_lop3.cuh: sat10_begin, sat10_end). The live-neighbour count of
+/// the row here is aA + a9 + 2 (b0 + b1 + b2): (aA, b2) the full adder of the row above's
+/// lo and the row's own west and east, b0 the row above's hi, (a9, b1) the row below's sum.
+template <class D> struct ColumnWalk {
+  using V = hn::Vec<D>;
+  V alive;        ///< the row here
+  RowSum<V> here; ///< its sum, for the row below's adder
+  V aA, b0, b2;   ///< its adder with the row above
+
+  /// Starts with `at` at the row above the first row to compute.
+  HWY_INLINE ColumnWalk(D d, const std::uint64_t* at, std::int64_t stride) {
+    const RowSum<V> above = LoadRow(d, at).sum;
+    Begin(above, LoadRow(d, at + stride));
+  }
+
+  /// `above` by value: it may be `here`, which this replaces.
+  HWY_INLINE void Begin(const RowSum<V> above, const Row<V>& row) {
+    aA = hn::Xor3(above.lo, row.west, row.east);
+    b0 = above.hi;
+    b2 = Majority(above.lo, row.west, row.east);
+    alive = row.alive;
+    here = row.sum;
+  }
+
+  /// The next state of the row here, from the row below at `at`; then moves down a row.
+  HWY_INLINE V Step(D d, const std::uint64_t* at) {
+    const Row<V> below = LoadRow(d, at);
+    const V magic0 = Ternary<sat10::kMagic0>(below.sum.lo, aA, alive);
+    const V magic1 = Ternary<sat10::kMagic1>(magic0, alive, b2);
+    const V magic2 = Ternary<sat10::kMagic2>(magic1, below.sum.hi, b0);
+    const V next = Ternary<sat10::kNext>(magic2, magic0, magic1);
+    Begin(here, below);
+    return next;
+  }
+};
+#else
 /// B3/S23 from the row sums above, here and below (each including its centre
 /// column), i.e. from the nine-cell sum s = lo + 2 * (t0 + 2 * t1 + carry):
 /// s == 3 is lo & count2 == 1, s == 4 is ~lo & count2 == 2.
@@ -181,9 +202,9 @@ HWY_INLINE V NextState(const RowSum<V>& above, const RowSum<V>& here, const RowS
   const V carry = Majority(above.lo, here.lo, below.lo);
   const V t0 = hn::Xor3(above.hi, here.hi, below.hi);
   const V t1 = Majority(above.hi, here.hi, below.hi);
-  const V count2_is_1 = XorAndNot(t0, carry, t1);
-  const V count2_is_2 = BothOrNeither(t0, carry, t1);
-  return Select(lo, count2_is_1, hn::And(alive, count2_is_2));
+  const V count2_is_1 = hn::AndNot(t1, hn::Xor(t0, carry));           // ~t1 & (t0 ^ carry)
+  const V count2_is_2 = hn::And(hn::Xor(t0, t1), hn::Xor(carry, t1)); // (t0 ^ t1) & (carry ^ t1)
+  return hn::Or(hn::And(lo, count2_is_1), hn::AndNot(lo, hn::And(alive, count2_is_2)));
 }
 
 /// One column of vectors walked down the rows: the row sums above and here and the cells
@@ -195,21 +216,24 @@ template <class D> struct ColumnWalk {
   RowSum<V> here;
 
   /// Starts with `at` at the row above the first row to compute.
-  HWY_INLINE ColumnWalk(D d, const std::uint64_t* at, std::int64_t stride)
-      : alive(hn::LoadU(d, at + stride)), above(Horizontal(d, at, hn::LoadU(d, at))),
-        here(Horizontal(d, at + stride, alive)) {}
+  HWY_INLINE ColumnWalk(D d, const std::uint64_t* at, std::int64_t stride) {
+    above = LoadRow(d, at).sum;
+    const Row<V> row = LoadRow(d, at + stride);
+    alive = row.alive;
+    here = row.sum;
+  }
 
   /// The next state of the row here, from the row below at `at`; then moves down a row.
   HWY_INLINE V Step(D d, const std::uint64_t* at) {
-    const V below_alive = hn::LoadU(d, at);
-    const RowSum<V> below = Horizontal(d, at, below_alive);
-    const V next = NextState(above, here, below, alive);
+    const Row<V> below = LoadRow(d, at);
+    const V next = NextState(above, here, below.sum, alive);
     above = here;
-    here = below;
-    alive = below_alive;
+    here = below.sum;
+    alive = below.alive;
     return next;
   }
 };
+#endif
 
 /// Rows [r0, r1) one generation on from `src`, words [p0, p0 + n) of each row: src
 /// row r word p is at src + r * src_stride + p; its next state goes to dst + (r - r0)
@@ -364,11 +388,13 @@ const char* TargetName() {
 LogicCount KernelLogicCount() {
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(hn::CappedTag<std::uint64_t, kPad>()));
 #if HWY_TARGET == HWY_AVX3_DL
-  return {12, 4, lanes}; // a horizontal sum: 2 VPSHLDQ/VPSHRDQ + 2 VPTERNLOGQ; then 7 + AND
+  // A row sum: 2 VPSHLDQ/VPSHRDQ + 2 VPTERNLOGQ; then 4 to decide and 2 for the next adder.
+  // A start: two row sums and an adder.
+  return {10, 10, lanes};
 #elif HWY_TARGET == HWY_AVX3
-  return {16, 8, lanes}; // the funnel shifts as 2 shifts and an OR each
+  return {14, 18, lanes}; // the funnel shifts as 2 shifts and an OR each
 #elif HWY_TARGET == HWY_AVX2
-  return {33, 12, lanes};
+  return {33, 24, lanes};
 #else
   return {0, 0, lanes};
 #endif
@@ -442,9 +468,7 @@ std::optional<double> logic_per_cell_update(const Tiling& tiling, std::int64_t w
     }
     return total;
   };
-  const auto walk = [&](std::int64_t rows) {
-    return count.per_row * rows + 2 * count.per_horizontal;
-  };
+  const auto walk = [&](std::int64_t rows) { return count.per_row * rows + count.per_start; };
   const std::int64_t steps = tiling.steps;
   double instructions = 0;
   for (std::int64_t y0 = 0; y0 < height; y0 += tiling.tile_rows) {

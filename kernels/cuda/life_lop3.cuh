@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/host_device.hpp"
+#include "common/sat10.hpp"
 #include "cuda/lop3.cuh"
 
 #include <cstdint>
@@ -92,10 +93,10 @@ LIFEBENCH_HOST_DEVICE std::uint32_t step_human11(const Neighbours& n, std::uint3
 /// The last four instructions of seed 000's SAT-solver sequence, whose tables the
 /// blog gives without explanation: the cell's next state from reduce()'s bits.
 LIFEBENCH_HOST_DEVICE std::uint32_t sat10_decide(const Reduced& r, std::uint32_t center) {
-  const std::uint32_t magic0 = lop3<0x3E>(r.a9, r.aA, center);
-  const std::uint32_t magic1 = lop3<0x5B>(magic0, center, r.b2);
-  const std::uint32_t magic2 = lop3<0x91>(magic1, r.b1, r.b0);
-  return lop3<0x58>(magic2, magic0, magic1);
+  const std::uint32_t magic0 = lop3<sat10::kMagic0>(r.a9, r.aA, center);
+  const std::uint32_t magic1 = lop3<sat10::kMagic1>(magic0, center, r.b2);
+  const std::uint32_t magic2 = lop3<sat10::kMagic2>(magic1, r.b1, r.b0);
+  return lop3<sat10::kNext>(magic2, magic0, magic1);
 }
 
 /// Seed 000's SAT-solver sequence, 10 LOP3: reduce(), then sat10_decide().
