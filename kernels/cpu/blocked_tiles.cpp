@@ -5,10 +5,10 @@
 //   word (unaligned loads at -1 and +1 word), then the three-cell sum (lo, hi) by a
 //   3-input XOR and a majority;
 //   with 3-input logic (AVX-512's VPTERNLOGQ): seed 000's SAT-solver sequence over row
-//   sums, as the blog's final CUDA kernel runs it: the row above's sum and the row's own
+//   sums, as the blog's final CUDA kernel runs it: the row above's lo and the row's own
 //   west and east neighbours by one full adder (2 instructions), then the row below's sum
 //   and the cell decide in 4; 10 instructions per vector per generation on AVX3_DL, whose
-//   funnel shift is one VPSHLDQ;
+//   funnel shifts are one VPSHLDQ or VPSHRDQ each;
 //   without it: the nine-cell sum (including the cell) from three (lo, hi) pairs, and
 //   next = (sum == 3) | (alive & sum == 4), which is B3/S23.
 #include "cpu/blocked_tiles.hpp"
@@ -65,8 +65,9 @@ struct TileJob {
 
 /// The kernel's vector logic instructions (funnel shifts, shifts and ORs included) as counted
 /// in its compiled loop on a target (experiments/cpu-blocked/README.md): per vector and row
-/// of a column walk, and per start of a walk (the two rows above its first). Zero where the
-/// target's loop was not counted.
+/// of a column walk, and per start of a walk (the sums of the row above its first row and of
+/// that row, and on AVX3 and AVX3_DL their adder). Zero where the target's loop was not
+/// counted.
 struct LogicCount {
   std::int64_t per_row;
   std::int64_t per_start;

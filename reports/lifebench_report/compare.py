@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .bounds import Kind
 from .results import Result, Run, Tie
@@ -96,31 +97,37 @@ class TableView:
     def cell(self, row: Entry, column: Entry) -> Cell:
         return self.cells[(row.name, column.name)]
 
-    @property
-    def measured_columns(self) -> list[Entry]:
-        """The columns of the measured grids: those a result is tied to, and the ratios of two
-        of them; every column where no result is. The others hold other devices' published
-        figures only: a cell there is not a measurement that is missing."""
+    @cached_property
+    def published_only(self) -> list[str]:
+        """Columns of other published devices (with a `hardware` key) that no result is tied
+        to, and ratio columns over one of them: the measured grids leave them out, for no run
+        of ours measures there. A column of an algorithm or a problem always stays ("not run"
+        where nothing is tied), and every column stays where no result is tied to the table."""
         tied = {
             c.column.name
             for c in self.cells.values()
             if not c.derived and (c.candidates or c.others)
         }
         if not tied:
-            return list(self.table.columns)
+            return []
+        other = {c.name for c in self.table.columns if c.hardware and c.name not in tied}
         return [
-            c
+            c.name
             for c in self.table.columns
-            if c.name in tied or (c.derived and all(name in tied for name in c.ratio))
+            if c.name in other or (c.derived and any(name in other for name in c.ratio))
         ]
 
+    @property
+    def measured_columns(self) -> list[Entry]:
+        """The columns of the measured, ratio and normalised grids."""
+        return [c for c in self.table.columns if c.name not in self.published_only]
+
     def counts(self) -> Counter:
-        """Statuses of the measured (not derived) cells of the measured columns."""
-        shown = {c.name for c in self.measured_columns}
+        """Statuses of the measured (not derived) cells, published-only columns left out."""
         return Counter(
             cell.status
             for cell in self.cells.values()
-            if not cell.derived and cell.column.name in shown
+            if not cell.derived and cell.column.name not in self.published_only
         )
 
 

@@ -55,13 +55,12 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
         + _grid(view, "normalised", "Normalised to the hardware <small>see below</small>")
         + "</div>"
     )
-    hidden = [c.name for c in t.columns if c not in view.measured_columns]
-    if hidden:
-        names = ", ".join(f'<span class="column">{esc(name)}</span>' for name in hidden)
+    if view.published_only:
+        names = ", ".join(f'<span class="column">{esc(n)}</span>' for n in view.published_only)
         body.append(
             f'<p class="why" id="published-only">Published only, not in the measured grids: '
-            f"{names}: no result of these runs is tied to {'them' if len(hidden) > 1 else 'it'}."
-            "</p>"
+            f"{names}: other devices' columns that no result of these runs is tied to (and "
+            "ratios over them).</p>"
         )
     body.append(
         '<p class="legend">Measured cells:'

@@ -656,6 +656,10 @@ class HonestCellsTest(TempDir):
         self.assertIn("1050 Notebook, 1080Ti, V100, 2080Ti, 7900XTX", hidden)
         nothing = self.view(self.seed000, [])
         self.assertEqual(len(nothing.measured_columns), len(self.seed000.columns))
+        # Columns of algorithms (no published device) stay, "not run", however few are tied.
+        one = self.view(self.fujita, [synthetic.result("a", rate=1e9, tie=("CPU", "SINGLE-WORD"))])
+        self.assertEqual(one.published_only, [])
+        self.assertEqual(sum(one.counts().values()), 6)
         page = dom.parse(table_page.table_page(nothing, None, "now"))
         self.assertIsNone(page.find(id="published-only"))
 
