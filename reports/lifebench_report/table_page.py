@@ -57,10 +57,11 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
     )
     if view.published_only:
         names = ", ".join(f'<span class="column">{esc(n)}</span>' for n in view.published_only)
+        ratios = any(t.column(n).derived for n in view.published_only)
         body.append(
             f'<p class="why" id="published-only">Published only, not in the measured grids: '
-            f"{names}: other devices' columns that no result of these runs is tied to (and "
-            "ratios over them).</p>"
+            f"{names}: other devices' columns that no result of these runs is tied to"
+            f"{' (and ratios over them)' if ratios else ''}.</p>"
         )
     body.append(
         '<p class="legend">Measured cells:'
