@@ -8,6 +8,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>
 // The kernel, for each target foreach_target.h re-includes this file for.
+#include "cpu/copy_ceiling.hpp"
 #include "cpu/packed_grids.hpp"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"
@@ -56,5 +57,14 @@ HWY_AFTER_NAMESPACE();
 namespace lifebench::simd_hwy {
 HWY_BEFORE_TEST(StepRowsOnTarget);
 HWY_EXPORT_AND_TEST_P(StepRowsOnTarget, TestStepRowsMatchesTheReference);
+
+// The memory ceiling device() records: a copy by two workers, of a size that leaves one
+// worker a share of an odd length, at a plausible rate (100 MB/s to 10 TB/s).
+TEST(CopyCeiling, TwoWorkersCopyAtAPlausibleRate) {
+  pool::ThreadPool pool(2);
+  const double rate = pool::measure_copy_bandwidth(pool, (std::size_t{1} << 24) + 3);
+  EXPECT_GT(rate, 1e8);
+  EXPECT_LT(rate, 1e13);
+}
 } // namespace lifebench::simd_hwy
 #endif
