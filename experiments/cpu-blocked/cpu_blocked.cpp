@@ -14,11 +14,10 @@
 #include "cpu/packed_grids.hpp"
 #include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"
+#include "lifebench/number_text.hpp"
 #include "lifebench/packed.hpp"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,9 +61,7 @@ public:
     if (rate) {
       device["vector_logic_per_s_measured"] = std::to_string(*rate);
       // Every digit: about 0.02 here, which std::to_string would cut to four.
-      std::array<char, 32> text{};
-      auto* const end = std::to_chars(text.data(), text.data() + text.size(), *per_cell).ptr;
-      device["instructions_per_cell_update"] = std::string(text.data(), end);
+      device["instructions_per_cell_update"] = number_text(*per_cell);
     }
     return device;
   }

@@ -3,6 +3,7 @@
 #include "discovery.hpp"
 #include "lifebench/environment.hpp"
 #include "lifebench/error.hpp"
+#include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/result_record.hpp"
 #include "process.hpp"
@@ -80,7 +81,7 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
   }
   if (c.density) {
     request.argv.emplace_back("--density");
-    request.argv.push_back(density_text(*c.density));
+    request.argv.push_back(number_text(*c.density));
   }
   request.time_limit_s = time_limit_s;
   std::error_code error;

@@ -1,12 +1,11 @@
 #include "sweep.hpp"
 
 #include "lifebench/error.hpp"
+#include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
 #include "text.hpp"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -177,7 +176,7 @@ public:
       } else {
         fail(expected + ", not " + type_name(item), &item);
       }
-      if (!(d > 0 && d <= 1)) fail(expected + ", not " + density_text(d), &item);
+      if (!(d > 0 && d <= 1)) fail(expected + ", not " + number_text(d), &item);
       return d;
     };
     std::vector<double> values;
@@ -186,7 +185,7 @@ public:
       for (const toml::node& item : *array) {
         const double d = value(item);
         if (std::find(values.begin(), values.end(), d) != values.end()) {
-          fail(std::string(key) + " " + density_text(d) + " given twice", &item);
+          fail(std::string(key) + " " + number_text(d) + " given twice", &item);
         }
         values.push_back(d);
       }
@@ -547,7 +546,7 @@ std::string Configuration::label() const {
       experiment->name + " " + problem.to_string() + " g" + std::to_string(generations);
   for (const auto& [name, value] : params)
     text += " " + name + "=" + value;
-  if (density) text += " density=" + density_text(*density);
+  if (density) text += " density=" + number_text(*density);
   return text;
 }
 
@@ -556,12 +555,6 @@ nlohmann::json Configuration::ties_json() const {
   for (const auto& tie : ties)
     array.push_back({{"table", tie.table}, {"row", tie.row}, {"column", tie.column}});
   return array;
-}
-
-std::string density_text(double density) {
-  std::array<char, 32> text{};
-  auto* const end = std::to_chars(text.data(), text.data() + text.size(), density).ptr;
-  return {text.data(), end};
 }
 
 std::string make_config_id(const std::string& experiment, const Problem& problem,
@@ -575,7 +568,7 @@ std::string make_config_id(const std::string& experiment, const Problem& problem
     id += (first ? "" : ",") + name + "=" + value;
     first = false;
   }
-  if (density) id += "|density=" + density_text(*density);
+  if (density) id += "|density=" + number_text(*density);
   return id;
 }
 

@@ -107,9 +107,6 @@ struct Configuration {
   [[nodiscard]] nlohmann::json ties_json() const;
 };
 
-/// The shortest text that reads back as `density`, as ids, labels and argv give it.
-std::string density_text(double density);
-
 /// A density changes the id only when given, so ids of runs without one stay as they were.
 std::string make_config_id(const std::string& experiment, const Problem& problem,
                            std::uint64_t generations,
