@@ -3,14 +3,17 @@
 // z). One thread walks a column of `rows` words along z for `planes` planes,
 // keeping the xy-sums of three planes (kernels/common/bitsliced3d.hpp: the same
 // code cpu3d-threads runs on the host), or of four with two outputs a step sharing
-// a pair of plane sums (pair_walk.hpp, walk = pairs). One generation per launch.
+// a pair of plane sums (pair_walk.hpp, walk = pairs). One generation a launch, or two
+// (two_steps.cuh, steps_per_launch = 2).
 #include "common/bitsliced3d.hpp"
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
+#include "lifebench/number_text.hpp"
 #include "lifebench/packed.hpp"
 #include "pair_walk.hpp"
+#include "two_steps.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -52,10 +55,12 @@ __global__ void __launch_bounds__(kBlock)
 
 /// Planes per walk for planes = auto. Every walk does the same work, so blocks run in
 /// rounds of the resident ones and a partly filled last round idles the rest: the
-/// choice minimises rounds x (planes + 0.5), the 0.5 standing for a walk's two extra
-/// planes of plane sums (about a quarter of a plane's work each). At least kMinPlanes,
-/// which also makes the walk's unrolled loop run on every cube.
-template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, int side) {
+/// choice minimises rounds x walk_cost(planes), the cost of a walk of that many planes
+/// (its planes and the extra plane sums it starts with). At least kMinPlanes, which also
+/// makes the walk's unrolled loop run on every cube.
+template <class Kernel, class Cost>
+int auto_planes(Kernel* kernel, int block, std::int64_t blocks_per_segment, int side,
+                Cost walk_cost) {
   int device = 0;
   LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
   int sms = 0;
@@ -63,13 +68,12 @@ template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, 
   int per_sm = 0;
   LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
   const std::int64_t resident = std::max(1, sms * per_sm);
-  const std::int64_t blocks_per_segment = (columns + block - 1) / block;
   int best = side;
   double best_time = 0;
   for (int planes = kMinPlanes; planes <= side; ++planes) {
     const std::int64_t segments = (side + planes - 1) / planes;
     const std::int64_t rounds = (blocks_per_segment * segments + resident - 1) / resident;
-    const double time = static_cast<double>(rounds) * (planes + 0.5);
+    const double time = static_cast<double>(rounds) * walk_cost(planes);
     if (planes == kMinPlanes || time < best_time) {
       best = planes;
       best_time = time;
@@ -78,7 +82,7 @@ template <class Kernel> int auto_planes(Kernel* kernel, int block, int columns, 
   return best;
 }
 
-/// bytes_per_generation(): each bit read once and written once.
+/// bytes_per_generation(): each bit read once and written once a launch.
 class BitSliced3DSimulator final : public cuda::BufferedSimulator<cuda::PackedRows<b3::Word>> {
 public:
   BitSliced3DSimulator(const Problem& problem, const Params& params)
@@ -86,17 +90,97 @@ public:
                                           static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
         pairs_(params.get("walk") == "pairs" && cube_.side <= b3::pairs::max_side),
+        two_steps_(params.get("steps_per_launch") == "2" && b3::two_steps::takes(cube_)),
         planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
-    dispatch(nullptr, nullptr, 0); // chooses planes_ when it is auto, launches nothing
+    // Chooses planes_ when it is auto, launches nothing.
+    if (two_steps_) {
+      dispatch_two(nullptr, nullptr);
+    } else {
+      dispatch(nullptr, nullptr, 0);
+    }
   }
 
 private:
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
-    return {{"planes_per_walk", std::to_string(planes_)}, {"walk", pairs_ ? "pairs" : "triples"}};
+    std::map<std::string, std::string> extras{{"planes_per_walk", std::to_string(planes_)},
+                                              {"walk", pairs_ || two_steps_ ? "pairs" : "triples"},
+                                              {"steps_per_launch", two_steps_ ? "2" : "1"}};
+    if (problem().rule.birth == b3::RuleB6S567::birth &&
+        problem().rule.survive == b3::RuleB6S567::survive) {
+      extras["instructions_per_cell_update"] = number_text(lop3_per_cell_update());
+    }
+    return extras;
+  }
+
+  [[nodiscard]] std::optional<double> bytes_per_generation() const override {
+    return (two_steps_ ? 1.0 : 2.0) * static_cast<double>(state_bytes());
+  }
+
+  /// LOP3 per cell update of B6/S567 for the report's fraction of bound, as written (the
+  /// README's counts; shifts, shuffles and addresses come on top). Per thread and plane,
+  /// the plane sums of Rows rows take 2 (Rows + 2) + 4 Rows; an output row takes 18
+  /// (pairs: a pair of plane sums, 4, serves two; the pair plus one plane sum with the
+  /// fused rule, 16) or 22 (triples: 16 and the rule's 6). A walk of n planes sums n + 2
+  /// planes; two steps a launch sum n + 4 of the grid and n + 2 of the first generation,
+  /// whose n + 2 planes (and the second's n, rounded up to even) are rows of 32 for 30.
+  [[nodiscard]] double lop3_per_cell_update() const {
+    const int side = cube_.side;
+    const int rows = two_steps_ ? b3::two_steps::kRows : rows_;
+    const double plane_sums = 2.0 * (rows + 2) + 4.0 * rows;
+    const double output = (pairs_ || two_steps_ ? 18.0 : 22.0) * rows;
+    double per_thread = 0; // over every segment's walk
+    for (int z0 = 0; z0 < side; z0 += planes_) {
+      const int n = std::min(planes_, side - z0);
+      per_thread += two_steps_ ? plane_sums * (n + 4) + output * (n + 2) + plane_sums * (n + 2) +
+                                     output * (n + n % 2)
+                               : plane_sums * (n + 2) + output * n;
+    }
+    const double threads =
+        two_steps_
+            ? static_cast<double>((side + b3::two_steps::kPitch - 1) / b3::two_steps::kPitch) *
+                  b3::two_steps::kStrips * cube_.words
+            : static_cast<double>(cube_.words) * (side / rows);
+    const double updates = static_cast<double>(side) * side * side * (two_steps_ ? 2 : 1);
+    return threads * per_thread / updates;
   }
 
   void launch(std::uint64_t generations) override {
-    each_generation(generations, [&](const b3::Word* in, b3::Word* out) { dispatch(in, out, 1); });
+    launches(generations, [&](const b3::Word* in, b3::Word* out, std::uint64_t left) {
+      if (two_steps_ && left >= 2) {
+        dispatch_two(in, out);
+        return 2;
+      }
+      dispatch(in, out, 1);
+      return 1;
+    });
+  }
+
+  /// Two generations in one launch (two_steps.cuh); with in == nullptr it only chooses
+  /// two_planes_.
+  void dispatch_two(const b3::Word* in, b3::Word* out) {
+    b3::with_variant(torus(), 4, problem().rule.birth, problem().rule.survive,
+                     [&](auto torus, auto /*rows*/, auto rule) {
+                       constexpr bool kTorus = decltype(torus)::value;
+                       step_two<kTorus>(in, out, stream(), rule);
+                     });
+  }
+
+  template <bool Torus, class RuleFn>
+  void step_two(const b3::Word* in, b3::Word* out, cudaStream_t stream, const RuleFn& rule) {
+    namespace ts = b3::two_steps;
+    const int block = ts::kStrips * cube_.words;
+    const unsigned lanes = block >= 32 ? 0xffffffffU : (1U << block) - 1U;
+    const int tiles = (cube_.side + ts::kPitch - 1) / ts::kPitch;
+    if (planes_ == 0) {
+      // A walk of n planes computes n + 2 of the first generation and 2 x (n + 2) plane
+      // sums (a quarter of a plane's work each), in steps of two planes.
+      planes_ = auto_planes(&ts::step_kernel<Torus, RuleFn>, block, tiles, cube_.side,
+                            [](int planes) { return (planes + planes % 2) + 1.5; });
+    }
+    if (in == nullptr) return;
+    const dim3 grid(static_cast<unsigned>(tiles),
+                    static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
+    ts::step_kernel<Torus><<<grid, block, 0, stream>>>(in, out, cube_, planes_, rule, lanes);
   }
 
   /// `generations` (1, or 0 to choose planes_ only) with the kernel for the boundary, the
@@ -136,8 +220,10 @@ private:
     const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
     const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
     if (planes_ == 0) {
-      planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, Pairs, RuleFn>, block, columns,
-                            cube_.side);
+      planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, Pairs, RuleFn>, block,
+                            (columns + block - 1) / block, cube_.side,
+                            // a walk's two extra plane sums: a quarter of a plane's work each
+                            [](int planes) { return planes + 0.5; });
     }
     if (generations == 0) return;
     const dim3 grid(static_cast<unsigned>((columns + block - 1) / block),
@@ -148,7 +234,8 @@ private:
 
   b3::Cube cube_;
   int rows_;
-  bool pairs_; ///< walk = pairs and a side the pair walk takes
+  bool pairs_;     ///< walk = pairs and a side the pair walk takes
+  bool two_steps_; ///< steps_per_launch = 2 and a side two_steps.cuh takes
   int planes_;
 };
 
@@ -156,6 +243,11 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   const Shape& shape = problem.shape;
   if (const char* reason = b3::unsupported_shape(shape.width, shape.height, shape.depth)) {
     return std::string(reason);
+  }
+  if (params.get("steps_per_launch") == "2" &&
+      (params.get("rows") != "4" || params.get("walk") != "pairs")) {
+    return std::string("steps_per_launch = 2 walks 4 rows a thread in pairs (rows = 4, walk = "
+                       "pairs)");
   }
   const std::string& planes = params.get("planes");
   if (planes != "auto") {
@@ -180,7 +272,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "ours (seed 001's 3D life, B6/S567 on an M^3 torus; beats its v2 kernel)",
     .technique = "one bit per cell, 32 cells per word along x; bit-sliced 27-cell sums, x by "
                  "funnel shifts, then y, then z with a rolling window of plane sums; one thread "
-                 "walks a column along z; one generation per launch",
+                 "walks a column along z; two generations a launch, the second a step behind "
+                 "the first, strips trading edge rows through shared memory",
     .axes = {{.name = "rows",
               .default_value = "4",
               .allowed = {"1", "2", "4"},
@@ -195,7 +288,12 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {"pairs", "triples"},
               .description = "along z: pairs, two outputs a step share the sum of two plane "
                              "sums (sides up to 4096, larger ones walk in triples); triples, "
-                             "each output adds three plane sums"}},
+                             "each output adds three plane sums"},
+             {.name = "steps_per_launch",
+              .default_value = "2",
+              .allowed = {"1", "2"},
+              .description = "generations a launch: 2 reads and writes the grid once for two "
+                             "(sides of 1, 2, 4 ... 32 words, others take 1)"}},
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(

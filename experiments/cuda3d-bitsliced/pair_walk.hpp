@@ -121,7 +121,8 @@ template <class W> LIFEBENCH_HOST_DEVICE W* at(W* base, int words) {
 }
 
 /// A thread's column of Rows rows of word w: a pointer per row read (rows y0 - 1 ...
-/// y0 + Rows, wrapped on a torus) and per row written, all in plane 0; a plane is
+/// y0 + Rows, wrapped once: -side < y0 and y0 + Rows < 2 side) and per row written, all in
+/// plane 0; a plane is
 /// reached by one wide multiply-add of its word offset (below 2^31: side <= 4096), so
 /// that no address is recomputed per row and plane. With Shuffle (device only, whole
 /// rows across a warp's lanes) the x - 1 and x + 1 words come from the lanes beside.
@@ -134,34 +135,49 @@ public:
         to_right_((w + 1 == cube.words ? 0 : w + 1) - w), word_(w), words_(cube.words),
         lanes_(lanes), has_left_(Torus || w > 0), has_right_(Torus || w + 1 < cube.words) {
     for (int r = 0; r < Rows + 2; ++r) {
-      int y = y0 - 1 + r;
+      const int y = y0 - 1 + r;
       has_row_[r] = Torus || (y >= 0 && y < cube.side);
-      y = y < 0 ? y + cube.side : (y >= cube.side ? y - cube.side : y);
-      read_[r] = in + (static_cast<std::ptrdiff_t>(y) * cube.words + w);
+      read_[r] = in + (static_cast<std::ptrdiff_t>(wrap(y)) * cube.words + w);
     }
     for (int r = 0; r < Rows; ++r) {
-      write_[r] = out + (static_cast<std::ptrdiff_t>(y0 + r) * cube.words + w);
+      write_[r] = out + (static_cast<std::ptrdiff_t>(wrap(y0 + r)) * cube.words + w);
     }
   }
 
-  /// xy-sums of plane z, -1 <= z <= side (wrapped on a torus, dead outside a dead cube).
+  /// xy-sums of plane z, -side <= z < 2 side (wrapped on a torus, dead outside a dead cube).
   LIFEBENCH_HOST_DEVICE void sums(int z, PlaneSums<Rows>& s) const {
     if (!Torus && (z < 0 || z >= side_)) {
       for (int r = 0; r < Rows; ++r)
         s.sum[r] = Sum4{0, 0, 0, 0};
       return;
     }
-    const int wrapped = z < 0 ? z + side_ : (z >= side_ ? z - side_ : z);
-    const int offset = wrapped * plane_words_;
+    Word middle[Rows + 2];
+    fetch(z, middle);
+    sums(middle, wrap(z) * plane_words_, s);
+  }
+
+  /// The thread's own word of each row read in plane z (0 outside a dead cube): the loads
+  /// of sums(), which a caller may issue ahead of the logic to hide their latency.
+  LIFEBENCH_HOST_DEVICE void fetch(int z, Word (&middle)[Rows + 2]) const {
+    const bool outside = !Torus && (z < 0 || z >= side_);
+    const int offset = wrap(outside ? 0 : z) * plane_words_;
+    for (int r = 0; r < Rows + 2; ++r)
+      middle[r] = outside ? 0 : load(at(read_[r], offset));
+  }
+
+  /// xy-sums from the words fetch() read at plane offset `offset` (the x - 1 and x + 1
+  /// words: from the lanes beside with Shuffle, else loaded there). With Shuffle, words
+  /// of 0 give sums of 0.
+  LIFEBENCH_HOST_DEVICE void sums(const Word (&middle)[Rows + 2], int offset,
+                                  PlaneSums<Rows>& s) const {
     Sum2 rows[Rows + 2];
     for (int r = 0; r < Rows + 2; ++r) {
-      const Word middle = load(at(read_[r], offset));
       Word before = 0;
       Word after = 0;
 #if defined(__CUDA_ARCH__)
       if constexpr (Shuffle) {
-        before = __shfl_sync(lanes_, middle, word_ - 1, words_);
-        after = __shfl_sync(lanes_, middle, word_ + 1, words_);
+        before = __shfl_sync(lanes_, middle[r], word_ - 1, words_);
+        after = __shfl_sync(lanes_, middle[r], word_ + 1, words_);
       } else {
         before = load(at(read_[r], offset + to_left_));
         after = load(at(read_[r], offset + to_right_));
@@ -174,9 +190,9 @@ public:
         before = has_left_ ? before : 0;
         after = has_right_ ? after : 0;
       }
-      rows[r] = row_sum(before, middle, after);
+      rows[r] = row_sum(before, middle[r], after);
       if (!Torus && !has_row_[r]) rows[r] = Sum2{0, 0};
-      if (r >= 1 && r <= Rows) s.self[r - 1] = middle;
+      if (r >= 1 && r <= Rows) s.self[r - 1] = middle[r];
     }
     for (int r = 0; r < Rows; ++r)
       s.sum[r] = plane_sum(rows[r], rows[r + 1], rows[r + 2]);
@@ -211,6 +227,11 @@ public:
   }
 
 private:
+  /// z (or y) on the torus, -side <= z < 2 side.
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE int wrap(int z) const {
+    return z < 0 ? z + side_ : (z >= side_ ? z - side_ : z);
+  }
+
   const Word* read_[Rows + 2];
   Word* write_[Rows];
   int plane_words_;
