@@ -56,10 +56,11 @@ __global__ void __launch_bounds__(kBlock)
 /// Planes per walk for planes = auto. Every walk does the same work, so blocks run in
 /// rounds of the resident ones and a partly filled last round idles the rest: the
 /// choice minimises rounds x walk_cost(planes), the cost of a walk of that many planes
-/// (its planes and the extra plane sums it starts with). At least kMinPlanes, which also
-/// makes the walk's unrolled loop run on every cube.
+/// (its planes and the extra plane sums it starts with), over multiples of `step` (a walk
+/// in steps of two planes computes an odd walk's last plane for nothing). At least
+/// kMinPlanes, which also makes the walk's unrolled loop run on every cube.
 template <class Kernel, class Cost>
-int auto_planes(Kernel* kernel, int block, std::int64_t blocks_per_segment, int side,
+int auto_planes(Kernel* kernel, int block, std::int64_t blocks_per_segment, int side, int step,
                 Cost walk_cost) {
   int device = 0;
   LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
@@ -70,7 +71,7 @@ int auto_planes(Kernel* kernel, int block, std::int64_t blocks_per_segment, int 
   const std::int64_t resident = std::max(1, sms * per_sm);
   int best = side;
   double best_time = 0;
-  for (int planes = kMinPlanes; planes <= side; ++planes) {
+  for (int planes = kMinPlanes; planes <= side; planes += step) {
     const std::int64_t segments = (side + planes - 1) / planes;
     const std::int64_t rounds = (blocks_per_segment * segments + resident - 1) / resident;
     const double time = static_cast<double>(rounds) * walk_cost(planes);
@@ -90,21 +91,20 @@ public:
                                           static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
         pairs_(params.get("walk") == "pairs" && cube_.side <= b3::pairs::max_side),
-        two_steps_(params.get("steps_per_launch") == "2" && b3::two_steps::takes(cube_)),
-        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))) {
-    // Chooses planes_ when it is auto, launches nothing.
-    if (two_steps_) {
-      dispatch_two(nullptr, nullptr);
-    } else {
-      dispatch(nullptr, nullptr, 0);
-    }
+        two_steps_(params.get("steps_per_launch") == "2" && cube_.whole_rows_in_warp()),
+        planes_(params.get("planes") == "auto" ? 0 : static_cast<int>(params.get_int("planes"))),
+        two_planes_(planes_) {
+    // Choose the planes that are auto; nothing is launched.
+    dispatch(nullptr, nullptr, 0);
+    if (two_steps_) dispatch_two(nullptr, nullptr);
   }
 
 private:
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
-    std::map<std::string, std::string> extras{{"planes_per_walk", std::to_string(planes_)},
-                                              {"walk", pairs_ || two_steps_ ? "pairs" : "triples"},
-                                              {"steps_per_launch", two_steps_ ? "2" : "1"}};
+    std::map<std::string, std::string> extras{
+        {"planes_per_walk", std::to_string(two_steps_ ? two_planes_ : planes_)},
+        {"walk", pairs_ ? "pairs" : "triples"},
+        {"steps_per_launch", two_steps_ ? "2" : "1"}};
     if (problem().rule.birth == b3::RuleB6S567::birth &&
         problem().rule.survive == b3::RuleB6S567::survive) {
       extras["instructions_per_cell_update"] = number_text(lop3_per_cell_update());
@@ -121,19 +121,22 @@ private:
   /// the plane sums of Rows rows take 2 (Rows + 2) + 4 Rows; an output row takes 18
   /// (pairs: a pair of plane sums, 4, serves two; the pair plus one plane sum with the
   /// fused rule, 16) or 22 (triples: 16 and the rule's 6). A walk of n planes sums n + 2
-  /// planes; two steps a launch sum n + 4 of the grid and n + 2 of the first generation,
-  /// whose n + 2 planes (and the second's n, rounded up to even) are rows of 32 for 30.
+  /// planes. Two steps a launch go two planes a step, m = n rounded up to even: they sum
+  /// m + 4 planes of the grid, compute m + 2 of the first generation, sum those and
+  /// compute m of the second, in blocks of 32 rows for 30 written.
   [[nodiscard]] double lop3_per_cell_update() const {
     const int side = cube_.side;
     const int rows = two_steps_ ? b3::two_steps::kRows : rows_;
+    const int planes = two_steps_ ? two_planes_ : planes_;
     const double plane_sums = 2.0 * (rows + 2) + 4.0 * rows;
-    const double output = (pairs_ || two_steps_ ? 18.0 : 22.0) * rows;
+    const double output = (pairs_ ? 18.0 : 22.0) * rows;
     double per_thread = 0; // over every segment's walk
-    for (int z0 = 0; z0 < side; z0 += planes_) {
-      const int n = std::min(planes_, side - z0);
-      per_thread += two_steps_ ? plane_sums * (n + 4) + output * (n + 2) + plane_sums * (n + 2) +
-                                     output * (n + n % 2)
-                               : plane_sums * (n + 2) + output * n;
+    for (int z0 = 0; z0 < side; z0 += planes) {
+      const int n = std::min(planes, side - z0);
+      const int m = n + n % 2;
+      per_thread +=
+          two_steps_ ? plane_sums * (m + 4) + output * (m + 2) + plane_sums * (m + 2) + output * m
+                     : plane_sums * (n + 2) + output * n;
     }
     const double threads =
         two_steps_
@@ -156,7 +159,7 @@ private:
   }
 
   /// Two generations in one launch (two_steps.cuh); with in == nullptr it only chooses
-  /// two_planes_.
+  /// two_planes_ when it is auto.
   void dispatch_two(const b3::Word* in, b3::Word* out) {
     b3::with_variant(torus(), 4, problem().rule.birth, problem().rule.survive,
                      [&](auto torus, auto /*rows*/, auto rule) {
@@ -171,16 +174,17 @@ private:
     const int block = ts::kStrips * cube_.words;
     const unsigned lanes = block >= 32 ? 0xffffffffU : (1U << block) - 1U;
     const int tiles = (cube_.side + ts::kPitch - 1) / ts::kPitch;
-    if (planes_ == 0) {
-      // A walk of n planes computes n + 2 of the first generation and 2 x (n + 2) plane
-      // sums (a quarter of a plane's work each), in steps of two planes.
-      planes_ = auto_planes(&ts::step_kernel<Torus, RuleFn>, block, tiles, cube_.side,
-                            [](int planes) { return (planes + planes % 2) + 1.5; });
+    if (two_planes_ == 0) {
+      // A plane of both generations takes 200 LOP3 a thread (lop3_per_cell_update()); a
+      // walk's extra planes, 4 plane sums of the grid and 2 planes of the first generation
+      // with their sums, take 312.
+      two_planes_ = auto_planes(&ts::step_kernel<Torus, RuleFn>, block, tiles, cube_.side, 2,
+                                [](int planes) { return planes + 312.0 / 200.0; });
     }
     if (in == nullptr) return;
     const dim3 grid(static_cast<unsigned>(tiles),
-                    static_cast<unsigned>((cube_.side + planes_ - 1) / planes_));
-    ts::step_kernel<Torus><<<grid, block, 0, stream>>>(in, out, cube_, planes_, rule, lanes);
+                    static_cast<unsigned>((cube_.side + two_planes_ - 1) / two_planes_));
+    ts::step_kernel<Torus><<<grid, block, 0, stream>>>(in, out, cube_, two_planes_, rule, lanes);
   }
 
   /// `generations` (1, or 0 to choose planes_ only) with the kernel for the boundary, the
@@ -199,17 +203,13 @@ private:
               step<kTorus, kRows, kShuffle, false>(in, out, generations, stream(), rule);
             }
           };
-          if (shuffles(cube_)) {
+          if (cube_.whole_rows_in_warp()) { // groups of `words` lanes; grid sizes powers of two
             with_walk(std::true_type{});
           } else {
             with_walk(std::false_type{});
           }
         });
   }
-
-  /// Rows of 1, 2, 4 ... 32 words: whole rows fill a warp's lanes, in groups of `words`
-  /// (M = 32, 64, 128 ... 1024); every grid size is then a power of two.
-  static bool shuffles(const b3::Cube& cube) { return cube.words <= 32 && 32 % cube.words == 0; }
 
   /// One generation, or none (generations == 0) to choose planes_ only.
   template <bool Torus, int Rows, bool Shuffle, bool Pairs, class RuleFn>
@@ -221,7 +221,7 @@ private:
     const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
     if (planes_ == 0) {
       planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, Pairs, RuleFn>, block,
-                            (columns + block - 1) / block, cube_.side,
+                            (columns + block - 1) / block, cube_.side, 1,
                             // a walk's two extra plane sums: a quarter of a plane's work each
                             [](int planes) { return planes + 0.5; });
     }
@@ -236,7 +236,8 @@ private:
   int rows_;
   bool pairs_;     ///< walk = pairs and a side the pair walk takes
   bool two_steps_; ///< steps_per_launch = 2 and a side two_steps.cuh takes
-  int planes_;
+  int planes_;     ///< planes a walk, one generation a launch
+  int two_planes_; ///< two a launch
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {

@@ -166,8 +166,8 @@ public:
   }
 
   /// xy-sums from the words fetch() read at plane offset `offset` (the x - 1 and x + 1
-  /// words: from the lanes beside with Shuffle, else loaded there). With Shuffle, words
-  /// of 0 give sums of 0.
+  /// words: from the lanes beside with Shuffle, else loaded there, so the words must be
+  /// the grid's). With Shuffle, words of 0 give sums of 0.
   LIFEBENCH_HOST_DEVICE void sums(const Word (&middle)[Rows + 2], int offset,
                                   PlaneSums<Rows>& s) const {
     Sum2 rows[Rows + 2];
@@ -196,6 +196,13 @@ public:
     }
     for (int r = 0; r < Rows; ++r)
       s.sum[r] = plane_sum(rows[r], rows[r + 1], rows[r + 2]);
+  }
+
+  /// xy-sums of any words of rows y0 - 1 ... y0 + Rows (another generation's too): with
+  /// Shuffle nothing is loaded.
+  LIFEBENCH_HOST_DEVICE void sums(const Word (&middle)[Rows + 2], PlaneSums<Rows>& s) const {
+    static_assert(Shuffle, "without Shuffle the x neighbours are loaded from the grid");
+    sums(middle, 0, s);
   }
 
   LIFEBENCH_HOST_DEVICE void store(int z, int r, Word value) const {

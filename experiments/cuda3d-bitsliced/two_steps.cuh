@@ -47,16 +47,13 @@ template <bool Torus, class RuleFn> class Thread {
 public:
   __device__ Thread(const Word* in, Word* out, const Cube& cube, int word, int strip, int first_row,
                     bool outer_first, bool outer_last, const RuleFn& rule, unsigned lanes)
-      : column_(in, out, cube, word, first_row, lanes), rule_(rule),
-        plane_words_(static_cast<int>(cube.plane_words())), side_(cube.side), words_(cube.words),
-        thread_(static_cast<int>(threadIdx.x)), strip_(strip) {
+      : column_(in, out, cube, word, first_row, lanes), rule_(rule), side_(cube.side),
+        words_(cube.words), thread_(static_cast<int>(threadIdx.x)), strip_(strip) {
     for (int r = 0; r < kRows; ++r) {
       const int y = first_row + r;
       inside_[r] = Torus || (y >= 0 && y < cube.side);
       // The block's outermost rows and rows past the last face are not written.
       writes_[r] = y < cube.side && !(outer_first && r == 0) && !(outer_last && r == kRows - 1);
-      write_[r] = out + (static_cast<std::ptrdiff_t>(max(0, min(y, cube.side - 1))) * cube.words +
-                         word); // clamped: rows outside are not written
     }
   }
 
@@ -67,8 +64,8 @@ public:
   __device__ void first(int p, const PlaneSums<kRows>& lo, const PlaneSums<kRows>& a,
                         PlaneSums<kRows>& b, PlaneSums<kRows>& hi, Word (&ahead)[2][kRows + 2],
                         Word (&next)[2][kRows]) const {
-    column_.sums(ahead[0], 0, b);
-    column_.sums(ahead[1], 0, hi);
+    column_.sums(ahead[0], b);
+    column_.sums(ahead[1], hi);
     column_.fetch(p + 3, ahead[0]);
     column_.fetch(p + 4, ahead[1]);
     for (int r = 0; r < kRows; ++r) {
@@ -108,7 +105,7 @@ public:
     for (int r = 0; r < kRows; ++r)
       middle[r + 1] = rows[r];
     middle[kRows + 1] = below;
-    column_.sums(middle, 0, s);
+    column_.sums(middle, s);
   }
 
   /// The second generation in planes z and z + 1 (z + 1 only below `end`) from the first
@@ -124,8 +121,8 @@ public:
       const Word low = pairs::finish(rule_, q, lo.sum[r], a.self[r]);
       const Word high = pairs::finish(rule_, q, hi.sum[r], b.self[r]);
       if (writes_[r]) {
-        *pairs::at(write_[r], z * plane_words_) = low;
-        if (z + 1 < end) *pairs::at(write_[r], (z + 1) * plane_words_) = high;
+        column_.store(z, r, low);
+        if (z + 1 < end) column_.store(z + 1, r, high);
       }
     }
   }
@@ -173,8 +170,6 @@ public:
 private:
   pairs::Column<Torus, kRows, true> column_;
   RuleFn rule_;
-  Word* write_[kRows];
-  int plane_words_;
   int side_;
   int words_;
   int thread_, strip_;

@@ -165,6 +165,11 @@ struct Cube {
   [[nodiscard]] LIFEBENCH_HOST_DEVICE std::size_t plane_words() const {
     return static_cast<std::size_t>(side) * static_cast<std::size_t>(words);
   }
+  /// Rows of 1, 2, 4 ... 32 words (sides 32, 64 ... 1024): whole rows fill a warp's lanes,
+  /// so that a thread takes its x neighbours from the lanes beside it.
+  [[nodiscard]] LIFEBENCH_HOST_DEVICE bool whole_rows_in_warp() const {
+    return words <= 32 && 32 % words == 0;
+  }
 };
 
 /// Why a width x height x depth grid cannot be a Cube, or nullptr.
