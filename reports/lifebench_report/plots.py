@@ -309,6 +309,8 @@ def roofline_plot(
 
 
 def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
+    from matplotlib.ticker import NullFormatter
+
     costs = [x for pts in points.values() for x, _ in pts]
     low, high = min(costs) / 4, max(costs) * 4
     for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
@@ -322,6 +324,8 @@ def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
                 label=_short(experiment))
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # The costs span about a decade or two: labels on the minor ticks overlap one another.
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(kind.per_update)
     ax.set_ylabel("cell updates per second")
     ax.set_title(f"{kind.name}: {kind.what}", fontsize=9)
