@@ -52,6 +52,7 @@ struct Plan {
   bool overlap = true;
   std::int64_t memory = 0; ///< bytes of pinned host slots at most
   wide::Config kernel;
+  bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen for the layout
 
   [[nodiscard]] int slots() const { return overlap ? kOverlapSlots : 1; }
 };
@@ -72,7 +73,18 @@ Plan plan_of(const Params& params) {
   plan.halo_steps = static_cast<int>(steps);
   plan.overlap = params.get("overlap") == "on";
   plan.memory = params.get_bytes("memory");
-  plan.kernel = wide::config_of(params);
+  plan.fitted_rows = params.get("rows_per_thread") == "auto";
+  if (plan.fitted_rows) {
+    if (params.get("schedule") != "wavefront") {
+      throw Error("rows_per_thread=auto chooses the rows a lane writes with schedule=wavefront");
+    }
+    // Any value passes the layout's checks until fitted_to() chooses the rows.
+    auto values = params.values();
+    values["rows_per_thread"] = "512";
+    plan.kernel = wide::config_of(Params(values));
+  } else {
+    plan.kernel = wide::config_of(params);
+  }
   return plan;
 }
 
@@ -138,6 +150,14 @@ Layout layout_with(const UniverseHeader& header, const Plan& plan, const tiles::
                       .max_launch = plan.kernel.steps};
 }
 
+/// Rows of a launch of the wide kernel: an extended sub-universe, or a band and the rows
+/// it takes above it.
+std::int64_t launch_rows(const Layout& layout) {
+  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->extended_rows();
+  const auto& b = std::get<bands::Bands>(layout);
+  return b.band_rows() + 2 * std::int64_t{b.max_launch};
+}
+
 /// The plan's layout of `header`'s universe: the given partition, or for auto the
 /// fewest n x n sub-universes (halo) or 1 x n bands (skewed), n a power of two, that fit
 /// the memory budget.
@@ -163,6 +183,19 @@ Layout layout_of(const UniverseHeader& header, const Plan& plan) {
               "power of two) of " +
               header.problem.shape.to_string() + " fits memory=" + std::to_string(plan.memory) +
               " with halo_steps=" + std::to_string(plan.halo_steps));
+}
+
+/// The plan with rows_per_thread=auto resolved for its layout of `header`'s universe: the
+/// rows that spread each launch's blocks evenly over the SMs (a band is far shorter than
+/// the universes the fixed values suit).
+Plan fitted_to(Plan plan, const UniverseHeader& header) {
+  if (!plan.fitted_rows) return plan;
+  const Layout layout = layout_of(header, plan);
+  const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout);
+  plan.kernel.rows = wide::rows_balancing_sms(plan.kernel, static_cast<unsigned>(2 * row_words),
+                                              static_cast<unsigned>(launch_rows(layout)));
+  if (auto why = unsupported_layout(layout, plan)) throw Error(*why);
+  return plan;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -409,8 +442,9 @@ private:
 class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : plan_(plan_of(params)), layout_(layout_of(UniverseHeader{problem, 0}, plan_)),
-        run_(layout_, plan_), file_(problem, params) {}
+      : plan_(fitted_to(plan_of(params), UniverseHeader{problem, 0})),
+        layout_(layout_of(UniverseHeader{problem, 0}, plan_)), run_(layout_, plan_),
+        file_(problem, params) {}
 
   void upload(const Grid& grid) override { file_.upload(grid); }
   void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
@@ -429,6 +463,7 @@ public:
     info["subuniverses"] = partition_of(layout_);
     info["pinned_host_bytes"] = std::to_string(host_bytes(layout_, plan_));
     info["device_buffer_bytes"] = std::to_string(device_words(layout_) * 8);
+    if (plan_.fitted_rows) info["rows_per_thread_chosen"] = std::to_string(plan_.kernel.rows);
     return info;
   }
 
@@ -507,6 +542,13 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                         .description = "pinned host memory budget for the slots of sub-universes "
                                        "or bands (bytes, or with K, M, G)"},
                        lifebench::outofcore::folder_axis()});
+          for (auto& axis : axes) {
+            if (axis.name != "rows_per_thread") continue;
+            axis.allowed.emplace_back("auto");
+            axis.description += "; auto (schedule=wavefront): the rows that spread each "
+                                "launch's blocks evenly over the SMs, for its band or "
+                                "sub-universe";
+          }
           return axes;
         }(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
@@ -523,9 +565,9 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
-          const lifebench::Plan plan = lifebench::plan_of(params);
-          const lifebench::Layout layout =
-              lifebench::layout_of(lifebench::UniverseReader(in).header(), plan);
+          const lifebench::UniverseHeader header = lifebench::UniverseReader(in).header();
+          const lifebench::Plan plan = lifebench::fitted_to(lifebench::plan_of(params), header);
+          const lifebench::Layout layout = lifebench::layout_of(header, plan);
           lifebench::outofcore_pipeline::StageSeconds ignored;
           lifebench::OutOfCore(layout, plan).advance(in, out, generations, ignored);
         }})

@@ -321,6 +321,33 @@ inline std::optional<std::string> unavailable() {
   return unavailable_reason(&wide_steps<128, Shifts::funnel>);
 }
 
+/// Rows a lane writes with schedule=wavefront for a launch on a torus of `height` rows of
+/// `words_per_row` words: a launch lasts as long as its busiest SM, which runs
+/// ceil(blocks / SMs) blocks, each of whose lanes streams rows + 2 x steps rows (the
+/// kernel is bound by the integer pipe, which a few resident blocks fill); minimised over
+/// 32 ... height rows. On a band far shorter than a universe, 64 or 128 rows leave SMs
+/// with a block less than others for most of the launch.
+inline int rows_balancing_sms(const Config& config, unsigned words_per_row, unsigned height) {
+  int device = 0;
+  LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
+  int sms = 0;
+  LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::int64_t groups = (words_per_row + kOutputWords - 1) / kOutputWords;
+  int best = 0;
+  std::int64_t best_time = 0;
+  const int most = static_cast<int>(std::max(32U, height));
+  for (int rows = 32; rows <= most; ++rows) {
+    const std::int64_t tiles = (height + rows - 1) / rows;
+    const std::int64_t blocks = groups * ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    const std::int64_t time = (blocks + sms - 1) / sms * (rows + 2 * config.steps);
+    if (best == 0 || time < best_time) {
+      best = rows;
+      best_time = time;
+    }
+  }
+  return best;
+}
+
 /// Enqueues one launch of up to config.steps of the `generations` still to do, from `in`
 /// to `out` (torus of height rows of words_per_row words) on `stream`; returns how many
 /// generations it does. The caller swaps its buffers after each.
