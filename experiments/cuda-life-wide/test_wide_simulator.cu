@@ -77,6 +77,28 @@ TEST(WideSimulator, RefusesWhatDoesNotFit) {
   EXPECT_NE(too_wide->find("2^35"), std::string::npos) << *too_wide;
 }
 
+TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
+  if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
+  // The rows cuda-outofcore's rows_per_thread=auto chose for its bands (147, 171, 342), and
+  // others that leave a short last tile, none dividing the heights; 19 generations are
+  // launches of 8, 8, 1, 1 and 1.
+  for (const Shape shape : {Shape{1024, 1000, 1}, Shape{2048, 700, 1}}) {
+    for (const int rows : {33, 147, 171, 342}) {
+      wide::Config config = config_of(wide::Schedule::wavefront);
+      config.rows = rows;
+      const Problem problem{kConway, shape, Boundary::torus};
+      const Grid start = make_soup(SoupSpec{shape, 0.35, static_cast<std::uint64_t>(rows)});
+      WideSimulator simulator(problem, config);
+      simulator.upload(start);
+      simulator.advance(19);
+      const auto difference =
+          first_difference(reference_advance(problem, Grid(start), 19), simulator.download());
+      EXPECT_FALSE(difference) << shape.to_string() << ", " << rows
+                               << " rows a lane: " << difference->to_string();
+    }
+  }
+}
+
 /// Rows first .. first + count - 1 of `soup` advanced by `generations` on its torus.
 std::vector<std::uint32_t> reference_rows(const SoupSpec& soup, std::int64_t first,
                                           std::int64_t count, std::int64_t generations) {

@@ -42,6 +42,10 @@ struct Bands {
   }
 
   [[nodiscard]] std::int64_t band_rows() const { return height / count; }
+  /// Rows of a band's launches: the band and the rows it takes above it (advance_band()).
+  [[nodiscard]] std::int64_t launch_rows() const {
+    return band_rows() + 2 * std::int64_t{max_launch};
+  }
   [[nodiscard]] std::int64_t prelude_rows() const { return 2 * std::int64_t{steps}; }
   /// The prelude is read in chunks no taller than a band (a host slot holds a band).
   [[nodiscard]] std::int64_t chunk_rows() const { return std::min(band_rows(), prelude_rows()); }

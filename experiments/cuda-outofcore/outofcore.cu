@@ -52,7 +52,7 @@ struct Plan {
   bool overlap = true;
   std::int64_t memory = 0; ///< bytes of pinned host slots at most
   wide::Config kernel;
-  bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen for the layout
+  bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen with the layout
 
   [[nodiscard]] int slots() const { return overlap ? kOverlapSlots : 1; }
 };
@@ -76,9 +76,10 @@ Plan plan_of(const Params& params) {
   plan.fitted_rows = params.get("rows_per_thread") == "auto";
   if (plan.fitted_rows) {
     if (params.get("schedule") != "wavefront") {
-      throw Error("rows_per_thread=auto chooses the rows a lane writes with schedule=wavefront");
+      throw Error("rows_per_thread=auto needs schedule=wavefront (registers holds 64, 128 or "
+                  "192 rows, compiled in)");
     }
-    // Any value passes the layout's checks until fitted_to() chooses the rows.
+    // cuda-life-wide's rows until planned() chooses them for the layout.
     auto values = params.values();
     values["rows_per_thread"] = "512";
     plan.kernel = wide::config_of(Params(values));
@@ -150,14 +151,6 @@ Layout layout_with(const UniverseHeader& header, const Plan& plan, const tiles::
                       .max_launch = plan.kernel.steps};
 }
 
-/// Rows of a launch of the wide kernel: an extended sub-universe, or a band and the rows
-/// it takes above it.
-std::int64_t launch_rows(const Layout& layout) {
-  if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return g->extended_rows();
-  const auto& b = std::get<bands::Bands>(layout);
-  return b.band_rows() + 2 * std::int64_t{b.max_launch};
-}
-
 /// The plan's layout of `header`'s universe: the given partition, or for auto the
 /// fewest n x n sub-universes (halo) or 1 x n bands (skewed), n a power of two, that fit
 /// the memory budget.
@@ -185,17 +178,33 @@ Layout layout_of(const UniverseHeader& header, const Plan& plan) {
               " with halo_steps=" + std::to_string(plan.halo_steps));
 }
 
-/// The plan with rows_per_thread=auto resolved for its layout of `header`'s universe: the
-/// rows that spread each launch's blocks evenly over the SMs (a band is far shorter than
+/// A plan and its layout of a universe.
+struct Planned {
+  Plan plan;
+  Layout layout;
+};
+
+/// The parameters' plan and its layout of `header`'s universe; with rows_per_thread=auto,
+/// the rows that spread each launch's blocks evenly over the SMs for that layout's launches
+/// (an extended sub-universe, or a band and the rows it takes above it: far shorter than
 /// the universes the fixed values suit).
-Plan fitted_to(Plan plan, const UniverseHeader& header) {
-  if (!plan.fitted_rows) return plan;
-  const Layout layout = layout_of(header, plan);
-  const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout);
-  plan.kernel.rows = wide::rows_balancing_sms(plan.kernel, static_cast<unsigned>(2 * row_words),
-                                              static_cast<unsigned>(launch_rows(layout)));
-  if (auto why = unsupported_layout(layout, plan)) throw Error(*why);
-  return plan;
+Planned planned(const Params& params, const UniverseHeader& header) {
+  Planned p{plan_of(params), {}};
+  p.layout = layout_of(header, p.plan);
+  if (!p.plan.fitted_rows) return p;
+  std::int64_t words = 0;
+  std::int64_t rows = 0;
+  if (const auto* g = std::get_if<tiles::Geometry>(&p.layout)) {
+    words = 2 * g->extended_words();
+    rows = g->extended_rows();
+  } else {
+    const auto& b = std::get<bands::Bands>(p.layout);
+    words = 2 * b.row_words;
+    rows = b.launch_rows();
+  }
+  p.plan.kernel.rows = wide::rows_balancing_sms(p.plan.kernel, words, rows);
+  if (auto why = unsupported_layout(p.layout, p.plan)) throw Error(*why);
+  return p;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -442,9 +451,7 @@ private:
 class OutOfCoreSimulator final : public Simulator {
 public:
   OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : plan_(fitted_to(plan_of(params), UniverseHeader{problem, 0})),
-        layout_(layout_of(UniverseHeader{problem, 0}, plan_)), run_(layout_, plan_),
-        file_(problem, params) {}
+      : OutOfCoreSimulator(problem, params, planned(params, UniverseHeader{problem, 0})) {}
 
   void upload(const Grid& grid) override { file_.upload(grid); }
   void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
@@ -468,6 +475,9 @@ public:
   }
 
 private:
+  OutOfCoreSimulator(const Problem& problem, const Params& params, const Planned& p)
+      : plan_(p.plan), layout_(p.layout), run_(layout_, plan_), file_(problem, params) {}
+
   Plan plan_;
   Layout layout_;
   OutOfCore run_;
@@ -565,9 +575,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params) {
-          const lifebench::UniverseHeader header = lifebench::UniverseReader(in).header();
-          const lifebench::Plan plan = lifebench::fitted_to(lifebench::plan_of(params), header);
-          const lifebench::Layout layout = lifebench::layout_of(header, plan);
+          const lifebench::Planned p =
+              lifebench::planned(params, lifebench::UniverseReader(in).header());
           lifebench::outofcore_pipeline::StageSeconds ignored;
-          lifebench::OutOfCore(layout, plan).advance(in, out, generations, ignored);
+          lifebench::OutOfCore(p.layout, p.plan).advance(in, out, generations, ignored);
         }})

@@ -325,27 +325,32 @@ inline std::optional<std::string> unavailable() {
 /// `words_per_row` words: a launch lasts as long as its busiest SM, which runs
 /// ceil(blocks / SMs) blocks, each of whose lanes streams rows + 2 x steps rows (the
 /// kernel is bound by the integer pipe, which a few resident blocks fill); minimised over
-/// 32 ... height rows. On a band far shorter than a universe, 64 or 128 rows leave SMs
-/// with a block less than others for most of the launch.
-inline int rows_balancing_sms(const Config& config, unsigned words_per_row, unsigned height) {
+/// 32 ... max(32, height) rows, at most kMaxFittedRows. On a band far shorter than a
+/// universe, 64 or 128 rows leave SMs with a block less than others for most of the launch.
+inline int rows_balancing_sms(const Config& config, std::int64_t words_per_row,
+                              std::int64_t height) {
+  if (config.schedule != Schedule::wavefront) {
+    throw Error("rows a lane writes are chosen for schedule=wavefront only");
+  }
+  constexpr std::int64_t kMaxFittedRows = 1 << 16; // longer columns only lengthen a launch
   int device = 0;
   LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
   int sms = 0;
   LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::int64_t groups = (words_per_row + kOutputWords - 1) / kOutputWords;
-  int best = 0;
-  std::int64_t best_time = 0;
-  const int most = static_cast<int>(std::max(32U, height));
-  for (int rows = 32; rows <= most; ++rows) {
+  std::int64_t best = 32;
+  std::int64_t best_time = -1;
+  for (std::int64_t rows = 32; rows <= std::clamp<std::int64_t>(height, 32, kMaxFittedRows);
+       ++rows) {
     const std::int64_t tiles = (height + rows - 1) / rows;
     const std::int64_t blocks = groups * ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
     const std::int64_t time = (blocks + sms - 1) / sms * (rows + 2 * config.steps);
-    if (best == 0 || time < best_time) {
+    if (best_time < 0 || time < best_time) {
       best = rows;
       best_time = time;
     }
   }
-  return best;
+  return static_cast<int>(best);
 }
 
 /// Enqueues one launch of up to config.steps of the `generations` still to do, from `in`
