@@ -261,12 +261,16 @@ template <class D> struct ColumnWalk {
 /// Walks down two columns of vectors at a time (then one, for an odd count): two
 /// independent walks give the core twice the work between the loop's register moves,
 /// about 15 % more cells a second on one core than one walk (experiments/cpu-blocked).
-/// Two rows a turn: what a walk carries to the next row changes registers between the
-/// two halves instead of being copied back each row (AVX3_DL, GCC 13: 5.75 register
-/// copies a vector and row in the loop of two walks, 11.5 before; with the inputs the
-/// sequence overwrites chosen, 16-19 % more cells a second on the H100 host's Xeon).
+/// kRowsPerTurn rows a turn: what a walk carries to the next row changes registers from
+/// row to row instead of being copied back each row (AVX3_DL, GCC 13: 3.8 register copies
+/// a vector and row in the loop of two walks at three rows a turn, 5.75 at two, 11.5 at
+/// one; with the inputs the sequence overwrites chosen, two rows a turn gave 15-19 % more
+/// cells a second on the H100 host's Xeon). AVX2's loop is left at two: at three the
+/// compiler shares instructions between rows, which the stated count would not match.
 /// kStream: non-temporal stores (aligned dst), for the grid, which is not read again
 /// in this pass: no read for ownership.
+inline constexpr int kRowsPerTurn = LIFEBENCH_TERNLOG ? 3 : 2;
+
 template <bool kStream, class D>
 void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64_t* dst,
              std::int64_t dst_stride, std::int64_t r0, std::int64_t r1, std::int64_t p0,
@@ -288,17 +292,19 @@ void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64
     at += src_stride;
     std::uint64_t* out = dst + k;
     std::int64_t r = r0;
-    for (; r + 2 <= r1; r += 2) { // two rows a turn: the values carried rotate by renaming
-      store(left.Step(d, at + src_stride), out);
-      store(right.Step(d, at + src_stride + lanes), out + lanes);
-      store(left.Step(d, at + 2 * src_stride), out + dst_stride);
-      store(right.Step(d, at + 2 * src_stride + lanes), out + dst_stride + lanes);
-      at += 2 * src_stride;
-      out += 2 * dst_stride;
+    for (; r + kRowsPerTurn <= r1; r += kRowsPerTurn) {
+      for (int i = 1; i <= kRowsPerTurn; ++i) {
+        store(left.Step(d, at + i * src_stride), out + (i - 1) * dst_stride);
+        store(right.Step(d, at + i * src_stride + lanes), out + (i - 1) * dst_stride + lanes);
+      }
+      at += kRowsPerTurn * src_stride;
+      out += kRowsPerTurn * dst_stride;
     }
-    if (r < r1) {
-      store(left.Step(d, at + src_stride), out);
-      store(right.Step(d, at + src_stride + lanes), out + lanes);
+    for (; r < r1; ++r) {
+      at += src_stride;
+      store(left.Step(d, at), out);
+      store(right.Step(d, at + lanes), out + lanes);
+      out += dst_stride;
     }
   }
   for (; k + lanes <= n; k += lanes) {
@@ -307,13 +313,17 @@ void Columns(D d, const std::uint64_t* src, std::int64_t src_stride, std::uint64
     at += src_stride;
     std::uint64_t* out = dst + k;
     std::int64_t r = r0;
-    for (; r + 2 <= r1; r += 2) {
-      store(walk.Step(d, at + src_stride), out);
-      store(walk.Step(d, at + 2 * src_stride), out + dst_stride);
-      at += 2 * src_stride;
-      out += 2 * dst_stride;
+    for (; r + kRowsPerTurn <= r1; r += kRowsPerTurn) {
+      for (int i = 1; i <= kRowsPerTurn; ++i)
+        store(walk.Step(d, at + i * src_stride), out + (i - 1) * dst_stride);
+      at += kRowsPerTurn * src_stride;
+      out += kRowsPerTurn * dst_stride;
     }
-    if (r < r1) store(walk.Step(d, at + src_stride), out);
+    for (; r < r1; ++r) {
+      at += src_stride;
+      store(walk.Step(d, at), out);
+      out += dst_stride;
+    }
   }
 }
 

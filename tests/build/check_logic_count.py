@@ -6,11 +6,11 @@ that KernelLogicCount() (kernels/cpu/blocked_tiles.cpp) states for each SIMD tar
 vector and row of a column walk, and per start of a walk. They were counted in the compiled
 loop; this test counts them again, so that a change of the kernel or the compiler that
 changes them fails here rather than skewing the report. Columns() walks two columns side
-by side, then one alone, two rows a turn: its two innermost loops step two walks and one
-walk two rows, so they hold 4 * per_row and 2 * per_row vector logic, shift and
-funnel-shift instructions; the whole function adds each of the three walks' start and an
-odd last row, 3 * per_start + 9 * per_row, less the adder of the row after an odd last row
-(2 instructions a walk on the ternary-logic targets, which the compiler drops as unused).
+by side, then one alone, kRowsPerTurn rows a turn (R: 3 on the ternary-logic targets, 2
+on AVX2): its two innermost loops step two walks and one walk R rows, so they hold
+2 * R * per_row and R * per_row vector logic, shift and funnel-shift instructions; the
+first two walks' starts come before the first loop, 2 * per_start. (The rest of the
+function, the rows left after whole turns, is the compiler's to arrange.)
 
     check_logic_count.py OBJDUMP SOURCE OBJECT...   (the objects of the library that holds it)
 """
@@ -27,8 +27,8 @@ STATED = re.compile(
     r"#(?:el)?if HWY_TARGET == HWY_(\w+)\s*\n(?:\s*//.*\n)*\s*return \{(\d+), (\d+), lanes\};")
 # The widest vector of each target the kernel walks with: 8 words, or 4 on AVX2.
 LANES = {"AVX3_DL": 8, "AVX3": 8, "AVX2": 4}
-# The row adder's instructions an odd last row leaves unused, per walk.
-UNUSED_ADDER = {"AVX3_DL": 2, "AVX3": 2, "AVX2": 0}
+# Rows a turn of Columns()' loops (kRowsPerTurn in blocked_tiles.cpp).
+ROWS_PER_TURN = {"AVX3_DL": 3, "AVX3": 3, "AVX2": 2}
 
 
 def functions(disassembly: str) -> dict[str, list[tuple[int, str, str]]]:
@@ -84,14 +84,15 @@ def main() -> int:
             failures += 1
             continue
         body = bodies[0]
-        loops = sorted(logic_in(body, *loop) for loop in innermost_loops(body))
-        counted = (loops, logic_in(body))
-        unused = UNUSED_ADDER[target]
-        expected = ([2 * per_row, 4 * per_row], 9 * per_row + 3 * per_start - 3 * unused)
+        ranges = innermost_loops(body)
+        loops = sorted(logic_in(body, *loop) for loop in ranges)
+        first_loop = min((first for first, _ in ranges), default=0)
+        counted = (loops, logic_in(body, 0, first_loop - 1))
+        rows = ROWS_PER_TURN[target]
+        expected = ([rows * per_row, 2 * rows * per_row], 2 * per_start)
         verdict = "ok" if counted == expected else "MISMATCH"
-        print(f"{target}: innermost loops {loops}, whole function {counted[1]} counted; "
-              f"{expected[0]}, 9 x {per_row} + 3 x {per_start} - 3 x {unused} = {expected[1]} "
-              f"stated: {verdict}")
+        print(f"{target}: innermost loops {loops}, before them {counted[1]} counted; "
+              f"{expected[0]} ({rows} rows a turn), 2 x {per_start} stated: {verdict}")
         failures += counted != expected
     return 1 if failures else 0
 
