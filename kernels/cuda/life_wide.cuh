@@ -204,6 +204,22 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   }
 }
 
+/// A launch's blocks on a torus of `height` rows of `words_per_row` words, `rows` rows a
+/// lane writes: groups of kOutputWords words across, tiles of `rows` rows down,
+/// kWarpsPerBlock tiles a block.
+struct LaunchGrid {
+  std::int64_t groups;
+  std::int64_t tiles;
+  [[nodiscard]] std::int64_t block_rows() const {
+    return (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  }
+  [[nodiscard]] std::int64_t blocks() const { return groups * block_rows(); }
+};
+
+inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, std::int64_t rows) {
+  return {(words_per_row + kOutputWords - 1) / kOutputWords, (height + rows - 1) / rows};
+}
+
 /// A launch configuration: the experiment parameters of every user of these kernels
 /// (cuda/life_wide_simulator.cuh reads them).
 struct Config {
@@ -250,8 +266,7 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
     return "schedule=wavefront: steps_per_launch must be 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
   }
-  const std::int64_t tiles = (height + config.written_rows() - 1) / config.written_rows();
-  if ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock > kMaxGridY) {
+  if (launch_grid(words_per_row, height, config.written_rows()).block_rows() > kMaxGridY) {
     return "too many row tiles for CUDA's grid y limit (65535 blocks of 4 warps)";
   }
   return std::nullopt;
@@ -272,12 +287,12 @@ template <Shifts How>
 int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
            unsigned words_per_row, unsigned height, std::uint64_t generations,
            cudaStream_t stream) {
-  const unsigned groups = (words_per_row + kOutputWords - 1) / kOutputWords;
   const dim3 block(kWarp, kWarpsPerBlock);
   const Multipliers m{2U, 1U << 31};
   const auto grid = [&](unsigned rows) {
-    const unsigned tiles = (height + rows - 1) / rows;
-    return std::pair{dim3(groups, (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock), tiles};
+    const LaunchGrid g = launch_grid(words_per_row, height, rows);
+    return std::pair{dim3(static_cast<unsigned>(g.groups), static_cast<unsigned>(g.block_rows())),
+                     static_cast<unsigned>(g.tiles)};
   };
   const int steps = steps_of(config, generations);
   if (config.schedule == Schedule::wavefront) {
@@ -333,17 +348,12 @@ inline int rows_balancing_sms(const Config& config, std::int64_t words_per_row,
     throw Error("rows a lane writes are chosen for schedule=wavefront only");
   }
   constexpr std::int64_t kMaxFittedRows = 1 << 16; // longer columns only lengthen a launch
-  int device = 0;
-  LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
-  int sms = 0;
-  LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::int64_t groups = (words_per_row + kOutputWords - 1) / kOutputWords;
+  const std::int64_t sms = sm_count();
   std::int64_t best = 32;
   std::int64_t best_time = -1;
   for (std::int64_t rows = 32; rows <= std::clamp<std::int64_t>(height, 32, kMaxFittedRows);
        ++rows) {
-    const std::int64_t tiles = (height + rows - 1) / rows;
-    const std::int64_t blocks = groups * ((tiles + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    const std::int64_t blocks = launch_grid(words_per_row, height, rows).blocks();
     const std::int64_t time = (blocks + sms - 1) / sms * (rows + 2 * config.steps);
     if (best_time < 0 || time < best_time) {
       best = rows;

@@ -152,6 +152,13 @@ inline int attribute(cudaDeviceAttr what, int device) {
 
 } // namespace detail
 
+/// The current device's streaming multiprocessors.
+inline int sm_count() {
+  int device = 0;
+  LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
+  return detail::attribute(cudaDevAttrMultiProcessorCount, device);
+}
+
 /// Why CUDA cannot run here (no driver, driver older than the runtime, no device),
 /// as one line; nothing when device 0 (after CUDA_VISIBLE_DEVICES) is usable.
 inline std::optional<std::string> unavailable_reason() {
