@@ -33,6 +33,12 @@ constexpr int kBlock = 128;         // threads per block
 constexpr int kMinPlanes = 4;       // shorter walks recompute too many xy-sums
 constexpr int kMaxSegments = 65535; // gridDim.y
 
+/// The lanes of a warp that `threads` threads fill (all of them from 32 on): a block of
+/// fewer shuffles within its own lanes.
+constexpr unsigned lanes_of(int threads) {
+  return threads >= 32 ? 0xffffffffU : (1U << threads) - 1U;
+}
+
 /// Thread (x, blockIdx.y): word x % words of strip x / words, planes of segment blockIdx.y.
 /// Shuffle: the blocks cover the columns exactly and `lanes` are a warp's launched lanes.
 /// Pairs: the pair walk (pair_walk.hpp), else the three-plane walk of bitsliced3d.hpp.
@@ -62,13 +68,9 @@ __global__ void __launch_bounds__(kBlock)
 template <class Kernel, class Cost>
 int auto_planes(Kernel* kernel, int block, std::int64_t blocks_per_segment, int side, int step,
                 Cost walk_cost) {
-  int device = 0;
-  LIFEBENCH_CUDA_CALL(cudaGetDevice(&device));
-  int sms = 0;
-  LIFEBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   int per_sm = 0;
   LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
-  const std::int64_t resident = std::max(1, sms * per_sm);
+  const std::int64_t resident = std::max(1, cuda::sm_count() * per_sm);
   int best = side;
   double best_time = 0;
   for (int planes = kMinPlanes; planes <= side; planes += step) {
@@ -138,11 +140,9 @@ private:
           two_steps_ ? plane_sums * (m + 4) + output * (m + 2) + plane_sums * (m + 2) + output * m
                      : plane_sums * (n + 2) + output * n;
     }
-    const double threads =
-        two_steps_
-            ? static_cast<double>((side + b3::two_steps::kPitch - 1) / b3::two_steps::kPitch) *
-                  b3::two_steps::kStrips * cube_.words
-            : static_cast<double>(cube_.words) * (side / rows);
+    const double threads = two_steps_ ? static_cast<double>(b3::two_steps::block_rows(side)) *
+                                            b3::two_steps::kStrips * cube_.words
+                                      : static_cast<double>(cube_.words) * (side / rows);
     const double updates = static_cast<double>(side) * side * side * (two_steps_ ? 2 : 1);
     return threads * per_thread / updates;
   }
@@ -172,17 +172,17 @@ private:
   void step_two(const b3::Word* in, b3::Word* out, cudaStream_t stream, const RuleFn& rule) {
     namespace ts = b3::two_steps;
     const int block = ts::kStrips * cube_.words;
-    const unsigned lanes = block >= 32 ? 0xffffffffU : (1U << block) - 1U;
-    const int tiles = (cube_.side + ts::kPitch - 1) / ts::kPitch;
+    const unsigned lanes = lanes_of(block);
+    const int blocks_down = ts::block_rows(cube_.side);
     if (two_planes_ == 0) {
       // A plane of both generations takes 200 LOP3 a thread (lop3_per_cell_update()); a
       // walk's extra planes, 4 plane sums of the grid and 2 planes of the first generation
       // with their sums, take 312.
-      two_planes_ = auto_planes(&ts::step_kernel<Torus, RuleFn>, block, tiles, cube_.side, 2,
+      two_planes_ = auto_planes(&ts::step_kernel<Torus, RuleFn>, block, blocks_down, cube_.side, 2,
                                 [](int planes) { return planes + 312.0 / 200.0; });
     }
     if (in == nullptr) return;
-    const dim3 grid(static_cast<unsigned>(tiles),
+    const dim3 grid(static_cast<unsigned>(blocks_down),
                     static_cast<unsigned>((cube_.side + two_planes_ - 1) / two_planes_));
     ts::step_kernel<Torus><<<grid, block, 0, stream>>>(in, out, cube_, two_planes_, rule, lanes);
   }
@@ -218,7 +218,7 @@ private:
     const int columns = cube_.words * (cube_.side / Rows);
     // Shuffle: one exact block when there are fewer columns than kBlock (a power of two).
     const int block = Shuffle ? std::min(kBlock, columns) : kBlock;
-    const unsigned lanes = columns >= 32 ? 0xffffffffU : (1U << columns) - 1U;
+    const unsigned lanes = lanes_of(columns);
     if (planes_ == 0) {
       planes_ = auto_planes(&step_kernel<Torus, Rows, Shuffle, Pairs, RuleFn>, block,
                             (columns + block - 1) / block, cube_.side, 1,

@@ -121,11 +121,10 @@ template <class W> LIFEBENCH_HOST_DEVICE W* at(W* base, int words) {
 }
 
 /// A thread's column of Rows rows of word w: a pointer per row read (rows y0 - 1 ...
-/// y0 + Rows, wrapped once: -side < y0 and y0 + Rows < 2 side) and per row written, all in
-/// plane 0; a plane is
-/// reached by one wide multiply-add of its word offset (below 2^31: side <= 4096), so
-/// that no address is recomputed per row and plane. With Shuffle (device only, whole
-/// rows across a warp's lanes) the x - 1 and x + 1 words come from the lanes beside.
+/// y0 + Rows, wrapped once: -side < y0 and y0 + Rows < 2 side) and per row written, all
+/// in plane 0; a plane is reached by one wide multiply-add of its word offset (below 2^31:
+/// side <= 4096), so that no address is recomputed per row and plane. With Shuffle (device only,
+/// whole rows across a warp's lanes) the x - 1 and x + 1 words come from the lanes beside.
 template <bool Torus, int Rows, bool Shuffle> class Column {
 public:
   LIFEBENCH_HOST_DEVICE Column(const Word* in, Word* out, const Cube& cube, int w, int y0,

@@ -29,9 +29,9 @@ inline constexpr int kBlockRows = kStrips * kRows; ///< first-generation rows of
 inline constexpr int kPitch = kBlockRows - 2;      ///< second-generation rows it writes
 inline constexpr int kMaxBlock = kStrips * 32;     ///< threads: rows of at most 32 words
 
-/// Rows of 1, 2, 4 ... 32 words (sides 32, 64 ... 1024): whole rows across a block's lanes.
-inline bool takes(const Cube& cube) {
-  return cube.words <= 32 && 32 % cube.words == 0;
+/// Blocks down a cube of `side` rows, kPitch rows each (the last stops at the face).
+inline int block_rows(int side) {
+  return (side + kPitch - 1) / kPitch;
 }
 
 /// The first generation's words a strip hands its neighbours: its first and last rows of
