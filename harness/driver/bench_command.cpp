@@ -7,6 +7,7 @@
 #include "lifebench/params.hpp"
 #include "lifebench/result_record.hpp"
 #include "process.hpp"
+#include "provenance.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
 #include "sweep_progress.hpp"
@@ -265,6 +266,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
   ResultsFolder folder(out, options.resume);
+  const nlohmann::json machine = machine_environment(options.machine);
+  const nlohmann::json build = build_provenance();
+  if (options.resume && fs::exists(out / kManifestFile)) {
+    check_same_machine_and_source(out, read_json_object(out / kManifestFile), machine, build);
+  }
   // Results of an earlier run that still stand, under this sweep's ties.
   std::vector<std::optional<nlohmann::json>> kept(configurations.size());
   std::size_t kept_count = 0;
@@ -342,7 +348,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                                                   : nlohmann::json(nullptr)},
                              {"parallel_gpus", options.parallel_gpus},
                              {"command", options.command_line},
-                             {"build", build_environment()},
+                             {"machine", machine},
+                             {"build", build},
                              {"host", host_environment()},
                              {"experiments", manifest_experiments}};
   // Kept results are recorded before anything is written, so that no file is
