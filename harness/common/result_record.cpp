@@ -32,14 +32,19 @@ nlohmann::json verification_json(const std::optional<ResultVerification>& verifi
 }
 
 nlohmann::json timing_json(const ResultTiming& t) {
-  nlohmann::json timing = {{"clock", t.clock},
-                           {"warmup", t.warmup},
-                           {"repetitions", t.repetitions},
-                           {"seconds", t.seconds},
-                           {"median_s", t.median_s},
-                           {"min_s", t.min_s},
-                           {"max_s", t.max_s},
-                           {"cv", t.cv}};
+  nlohmann::json timing = {
+      {"clock", t.clock},
+      {"warmup", t.warmup},
+      {"repetitions", t.repetitions},
+      {"seconds", t.seconds},
+      {"median_s", t.median_s},
+      {"min_s", t.min_s},
+      {"max_s", t.max_s},
+      {"cv", t.cv},
+      {"median_ci",
+       {{"low_s", t.median_ci.low}, {"high_s", t.median_ci.high}, {"level", t.median_ci.level}}},
+      {"stop", statistics::to_string(t.stop)},
+      {"target_rel_ci", t.target_rel_ci}};
   if (!t.phases.empty()) timing["phases"] = t.phases;
   return timing;
 }

@@ -44,7 +44,8 @@ class Faults(lbtest.CliTestCase):
         self.assertGreater(crash[1]["throughput"]["cell_updates_per_second"], 0)
         # Its simulator's phase: the median over the repetitions, each within its timed seconds.
         timing = crash[1]["timing"]
-        self.assertEqual(len(timing["seconds"]), 3)
+        self.assertGreaterEqual(timing["repetitions"], 3)  # more until the noise is measured
+        self.assertEqual(len(timing["seconds"]), timing["repetitions"])
         self.assertEqual(list(timing["phases"]), ["simulate"])
         self.assertGreater(timing["phases"]["simulate"], 0)
         self.assertLessEqual(timing["phases"]["simulate"], timing["median_s"])

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lifebench/problem.hpp"
+#include "lifebench/statistics.hpp"
 
 #include <cstdint>
 #include <map>
@@ -36,12 +37,15 @@ struct ResultVerification {
 struct ResultTiming {
   std::string clock; ///< Simulator::clock(): "steady_clock", "cuda_events", ...
   int warmup = 0;
-  int repetitions = 0;
+  int repetitions = 0;         ///< as many as were timed
   std::vector<double> seconds; ///< each repetition's, in increasing order
   double median_s = 0;
   double min_s = 0;
   double max_s = 0;
-  double cv = 0;                        ///< standard deviation over mean
+  double cv = 0;                                       ///< standard deviation over mean
+  statistics::Interval median_ci;                      ///< the median's distribution-free interval
+  statistics::Stop stop = statistics::Stop::converged; ///< why no more repetitions were timed
+  double target_rel_ci = 0;             ///< the relative half-width asked of median_ci
   std::map<std::string, double> phases; ///< each phase's median seconds; empty: none
 };
 
