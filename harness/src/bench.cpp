@@ -155,15 +155,31 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
   const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
                                soup_density_of(request)};
   const VerificationOutcome outcome = verify_case(info, params, check);
-  result.verification =
-      ResultVerification{.passed = outcome.passed,
-                         .problem = problem,
-                         .generations = generations,
-                         .soup = check.soup(),
-                         .reference_hash = outcome.reference_hash,
-                         .first_difference = outcome.passed ? "" : outcome.detail};
+  result.verification = ResultVerification{.passed = outcome.passed,
+                                           .problem = problem,
+                                           .generations = generations,
+                                           .soup = check.soup(),
+                                           .reference_hash = outcome.reference_hash,
+                                           .first_difference = outcome.passed ? "" : outcome.detail,
+                                           .timed_problem = problem == request.problem};
   if (outcome.passed) return std::nullopt;
   return "verification failed: " + outcome.detail;
+}
+
+/// Checks the timed simulator's state after every generation it advanced; returns the failure
+/// reason, or nothing.
+std::optional<std::string> check_timed_final_state(Simulator& simulator,
+                                                   const BenchRequest& request,
+                                                   const SoupSpec& soup, ResultRecord& result) {
+  const auto repetitions = static_cast<std::uint64_t>(result.timing->repetitions);
+  const std::uint64_t generations =
+      (static_cast<std::uint64_t>(request.warmup) + repetitions) * request.generations;
+  ResultVerification& verification = *result.verification;
+  verification.final_state = check_final_state(simulator, request.problem, soup, generations);
+  using Status = FinalStateCheck::Status;
+  if (verification.final_state.status == Status::passed) verification.timed_problem = true;
+  if (verification.final_state.status != Status::failed) return std::nullopt;
+  return "final state after timing differs from the reference: " + verification.final_state.reason;
 }
 
 } // namespace
@@ -211,6 +227,9 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
                   : std::nullopt};
     result.device = simulator->device();
     result.benchmark = timed.entries;
+    if (auto reason = check_timed_final_state(*simulator, request, soup, result)) {
+      return failed(ResultStatus::failed, *reason);
+    }
   } catch (const std::exception& e) {
     return failed(ResultStatus::failed, e.what());
   }

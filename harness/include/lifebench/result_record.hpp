@@ -23,7 +23,17 @@ enum class ResultStatus { ok, failed, unsupported, unavailable };
 /// The status a result's "status" names, or none for any other text.
 [[nodiscard]] std::optional<ResultStatus> parse_result_status(std::string_view text);
 
-/// The check against the reference made before timing (a capped problem, a soup).
+/// The timed simulator's state after timing, checked against the reference from the same
+/// soup where the reference's work is small enough.
+struct FinalStateCheck {
+  enum class Status { passed, failed, not_run };
+  Status status = Status::not_run;
+  std::uint64_t generations = 0; ///< every generation the timed simulator advanced
+  std::string reason;            ///< the first difference, or why it was not run; empty: passed
+};
+
+/// The check against the reference made before timing (a capped problem, a soup), and the
+/// check of the timed problem's final state after timing.
 struct ResultVerification {
   bool passed = false;
   Problem problem;
@@ -31,6 +41,11 @@ struct ResultVerification {
   std::string soup; ///< as `--soup` takes it: "WxH,density,seed"
   std::uint64_t reference_hash = 0;
   std::string first_difference; ///< "cell (x, y): expected 1, got 0"; empty when passed
+  /// Whether the timed problem itself was checked (before timing, or its final state after),
+  /// else only the smaller `problem`: "scope" timed_problem or smaller_problem.
+  bool timed_problem = false;
+  FinalStateCheck final_state{
+      .status = FinalStateCheck::Status::not_run, .generations = 0, .reason = "nothing was timed"};
 };
 
 /// The timed repetitions, on the simulator's own clock.
