@@ -173,10 +173,11 @@ struct Row {
   bool regression = false;
 };
 
-/// "1.23 [1.20, 1.26]": a ratio and its interval.
+/// "1.234 [1.201, 1.262]": a ratio and its interval, to a thousandth so that the small
+/// differences GPU clocks resolve show.
 std::string ratio_text(const statistics::Ratio& ratio) {
-  return fixed(ratio.value, 2) + " [" + fixed(ratio.interval.low, 2) + ", " +
-         fixed(ratio.interval.high, 2) + "]";
+  return fixed(ratio.value, 3) + " [" + fixed(ratio.interval.low, 3) + ", " +
+         fixed(ratio.interval.high, 3) + "]";
 }
 
 /// The verdict on OLD / NEW median time from both sides' repetition times (each at least two):
@@ -300,9 +301,9 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
   command.add_option("NEW", options.new_dir, "Results folder after")->required();
   command
       .add_option("--fail-on-regression", options.fail_on_regression_pct,
-                  "Exit with status 1 when a configuration verified in both is significantly "
-                  "slower by more than PCT percent (more time for the same updates), or fails "
-                  "in NEW where OLD passed")
+                  "Exit with status 1 when a configuration verified in both is slower beyond "
+                  "its noise by more than PCT percent of its median time (with one repetition "
+                  "a side, by the ratio alone), or fails in NEW where OLD passed")
       ->check(percentage());
   command
       .add_option("--alpha", options.alpha,

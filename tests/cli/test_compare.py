@@ -79,9 +79,9 @@ class CompareTest(lbtest.CliTestCase):
         # five values hold their median with probability 0.9375, both 0.88.
         slower = self.line_of(proc, "T256,256  g16   -")
         self.assertRegex(slower, r"^cpu-a\s+B3/S23:T256,256\s+g16\s+-\s+\S+\s+\S+\s+"
-                                 r"0\.84 \[0\.81, 0\.87\]\s+slower \(5 vs 5 repetitions, "
+                                 r"0\.836 \[0\.806, 0\.867\]\s+slower \(5 vs 5 repetitions, "
                                  r"interval level >= 0\.88; p = 0\.00794\)$")
-        self.assertIn("1.20 [1.15, 1.24] faster (5 vs 5", self.line_of(proc, "T512,512"))
+        self.assertIn("1.196 [1.154, 1.240] faster (5 vs 5", self.line_of(proc, "T512,512"))
         self.assertIn("same within the noise (5 vs 5 repetitions, interval level >= 0.88; p = ",
                       self.line_of(proc, "T64,64"))
         # Three repetitions a side cannot give p below 0.1, but their ranges are apart.
@@ -106,7 +106,7 @@ class CompareTest(lbtest.CliTestCase):
         new = write_run(self.box.path("new"), [slower])
         proc = self.compare(old, new, "--fail-on-regression", "10")
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-        self.assertIn("0.84 [0.81, 0.87] slower (5 vs 5", self.line_of(proc, "T256,256"))
+        self.assertIn("0.836 [0.806, 0.867] slower (5 vs 5", self.line_of(proc, "T256,256"))
 
     def test_gate_fails_on_a_slowdown_beyond_the_percentage(self):
         old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", FAST)])
@@ -124,7 +124,7 @@ class CompareTest(lbtest.CliTestCase):
         new = write_run(self.box.path("new"), [result("cpu-a", "B3/S23:T256,256", [1.2])])
         proc = self.compare(old, new, "--fail-on-regression", "10")
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-        self.assertIn("0.83 [0.83, 0.83] no noise measured (1 vs 1 repetitions)",
+        self.assertIn("0.833 [0.833, 0.833] no noise measured (1 vs 1 repetitions)",
                       self.line_of(proc, "T256,256"))
         self.assertEqual(self.compare(old, new, "--fail-on-regression", "25").returncode, 0)
         self.assertEqual(self.compare(old, old, "--fail-on-regression", "0").returncode, 0)
@@ -134,9 +134,9 @@ class CompareTest(lbtest.CliTestCase):
                                                result("cpu-a", "B3/S23:T64,64", [2.0, 2.0, 2.0])])
         proc = self.compare(run, run, "--fail-on-regression", "0")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertIn("1.00 [0.96, 1.04] same within the noise (5 vs 5 repetitions, interval "
+        self.assertIn("1.000 [0.962, 1.040] same within the noise (5 vs 5 repetitions, interval "
                       "level >= 0.88; p = 1)", self.line_of(proc, "T256,256"))
-        self.assertIn("1.00 [1.00, 1.00] same within the noise", self.line_of(proc, "T64,64"))
+        self.assertIn("1.000 [1.000, 1.000] same within the noise", self.line_of(proc, "T64,64"))
 
     def test_failed_verification_is_never_faster(self):
         old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", SLOW),
@@ -232,7 +232,7 @@ class ReferenceFoldersTest(lbtest.CliTestCase):
                 self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
                 # Every configuration measured in both is caught, not only one of them.
                 compared = [line for line in proc.stdout.splitlines()
-                            if re.search(r"\s0\.10 \[", line)]
+                            if re.search(r"\s0\.100 \[", line)]
                 self.assertGreater(len(compared), 0, proc.stdout)
                 for line in compared:
                     self.assertRegex(line, r"(slower|no noise measured) \(")
