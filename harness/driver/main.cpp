@@ -61,7 +61,8 @@ int main_with_errors(int argc, char** argv) {
   add_experiments_option(verify);
 
   auto* compare = app.add_subcommand(
-      "compare", "Compare two results folders: rates, ratio and a U test per configuration");
+      "compare", "Compare two results folders: per configuration the speedup of the median time "
+                 "with its interval, and a verdict against the noise");
   CompareOptions compare_options;
   add_compare_options(*compare, compare_options);
 

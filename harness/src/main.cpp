@@ -118,8 +118,28 @@ int main_with_errors(int argc, char** argv) {
       ->required()
       ->check(whole_number(1, kMaxGenerations));
   // At most a million, as a sweep file's repetitions and warmup.
-  bench_cmd->add_option("--repetitions", bench_request.repetitions, "Timed repetitions")
+  statistics::StoppingRule& stopping = bench_request.stopping;
+  bench_cmd
+      ->add_option("--repetitions", stopping.min_repetitions,
+                   "Timed repetitions at least (more until the median's interval is narrow "
+                   "enough)")
+      ->capture_default_str()
       ->check(whole_number(1, 1'000'000));
+  bench_cmd->add_option("--max-repetitions", stopping.max_repetitions, "Timed repetitions at most")
+      ->capture_default_str()
+      ->check(whole_number(1, 1'000'000));
+  bench_cmd
+      ->add_option("--target-rel-ci", stopping.target_rel_ci,
+                   "Stop when the median's 95 % interval's half-width is within this fraction "
+                   "of it")
+      ->capture_default_str()
+      ->check(open_fraction());
+  bench_cmd
+      ->add_option("--timing-budget-s", stopping.budget_s,
+                   "Begin no repetition past the minimum that would end after this many seconds "
+                   "of timing")
+      ->capture_default_str()
+      ->check(positive_seconds());
   bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
       ->check(whole_number(0, 1'000'000));
   bench_cmd
@@ -153,6 +173,10 @@ int main_with_errors(int argc, char** argv) {
                           verify_shard);
   }
   require_optimised_build();
+  if (stopping.max_repetitions < stopping.min_repetitions) {
+    throw Error("--max-repetitions " + std::to_string(stopping.max_repetitions) +
+                " is below --repetitions " + std::to_string(stopping.min_repetitions));
+  }
   const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
   bench_request.problem = parse_problem(bench_problem);
   const auto result = bench(info, params, bench_request);

@@ -71,6 +71,9 @@ def bench(conf, args):
         log.write(json.dumps({"params": params, "problem": values.get("--problem"),
                               "generations": values.get("--generations"),
                               "repetitions": values.get("--repetitions"),
+                              "max_repetitions": values.get("--max-repetitions"),
+                              "target_rel_ci": values.get("--target-rel-ci"),
+                              "timing_budget_s": values.get("--timing-budget-s"),
                               "warmup": values.get("--warmup"),
                               "density": values.get("--density")}) + "\n")
     out = values["--json-out"]
@@ -118,7 +121,8 @@ def bench(conf, args):
     else:
         repetitions = int(values["--repetitions"])
         result["timing"] = {"median_s": 0.5, "seconds": [0.5] * repetitions,
-                            "repetitions": repetitions, "warmup": int(values["--warmup"])}
+                            "repetitions": repetitions, "warmup": int(values["--warmup"]),
+                            "target_rel_ci": float(values["--target-rel-ci"])}
         result["throughput"] = {"cell_updates_per_second": 1.234e9}
         result["device"] = {"name": "fake device"}
     if mode == "sleep":
