@@ -13,6 +13,7 @@ from pathlib import Path
 from .bounds import KINDS, Kind, fraction
 from .compare import PASSED, TableView
 from .figures import Figure, Point
+from .machines import current, on_machine
 from .results import Run
 from .units import NotConvertible, fmt3
 
@@ -70,17 +71,20 @@ _MARKERS, _LINES = "os^Dv", ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
 
 def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     """Cell updates per second against grid size (cells), one panel per family of grids (square,
-    hex, 3D), one series per experiment, each panel as tall as its legend needs.
+    hex, 3D), one series per experiment (and machine, where there are several), each panel as
+    tall as its legend needs.
 
-    Every ok result is a point (hollow when it was not verified); the line joins each
-    experiment's best verified throughput per grid size.
+    For each experiment, machine and grid size, the newest run that measured it: its every ok
+    result is a point (hollow when it was not verified); the line joins its best verified.
     """
+    ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells]
+    groups = current(ok, lambda r: (r.experiment, r.cells))
+    machines = len({machine for machine, _ in groups})
     families: dict[str, dict[str, list]] = {}
-    for run in runs:
-        for result in run.results:
-            if result.status == "ok" and result.cells:
-                family = result.family or "other"
-                families.setdefault(family, {}).setdefault(result.experiment, []).append(result)
+    for (machine, (experiment, _)), results in groups.items():
+        family = results[0].family or "other"
+        series = on_machine(experiment, machine, machines)
+        families.setdefault(family, {}).setdefault(series, []).extend(results)
     if not families:
         return None
     order = sorted(families, key=lambda f: (list(FAMILY_TITLES).index(f)
@@ -95,7 +99,9 @@ def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     for ax, family in zip(axes[:, 0], order):
         _throughput_panel(ax, families[family])
         ax.set_title(FAMILY_TITLES.get(family, _safe(family)), fontsize=10, loc="left")
-    fig.suptitle("Throughput against grid size (best verified configuration per size)")
+    fig.suptitle(
+        "Throughput against grid size (best verified configuration per size, newest run)"
+    )
     return _save(fig, path)
 
 
@@ -140,37 +146,21 @@ def table_plot(view: TableView, path: Path) -> tuple[int, int] | None:
 def table_figure(view: TableView):
     """table_plot's figure, not yet saved; None where no cell has a value."""
     table = view.table
+    def charted(c) -> bool:
+        return c.published is not None or any(
+            g.cells[(c.row.name, c.column.name)].value is not None for g in view.grids
+        )
+
     cells = [
         c
-        for c in view.cells.values()
-        if not c.derived
-        and (c.unit, c.scale) == (table.unit, table.scale)
-        and (c.published is not None or c.value is not None)
+        for c in view.grids[0].cells.values()
+        if not c.derived and (c.unit, c.scale) == (table.unit, table.scale) and charted(c)
     ]
     if not cells:
         return None
-    def ours(c) -> bool:
-        return c.status == PASSED and not c.chosen.external
-
-    def original(c) -> float | None:  # beside ours, or alone in its cell
-        return c.original_value if ours(c) else c.value if c.status == PASSED else None
-
-    series = [
-        ("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells]),
-        (
-            "measured here",
-            MEASURED_COLOUR,
-            [(c.value if ours(c) else None, _on_other_device(c)) for c in cells],
-        ),
-    ]
-    if any(original(c) is not None for c in cells):
-        series.append(
-            (
-                "original program, measured here",
-                ORIGINAL_COLOUR,
-                [(original(c), " original" + _on_other_device(c)) for c in cells],
-            )
-        )
+    series = [("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells])]
+    for i, grid in enumerate(view.grids):
+        series.extend(_measured_series(grid, cells, i, len(view.grids)))
     plt = _pyplot()
     per_cell = 0.21 * len(series)
     fig, ax = plt.subplots(
@@ -200,6 +190,34 @@ def table_figure(view: TableView):
         _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
     )
     return fig
+
+
+def _measured_series(grid, cells, i: int, machines: int) -> list:
+    """A machine's bars, ours and, where measured, an original program's, for the cells
+    (keys of the first grid) of the chart."""
+    mine = [grid.cells[(c.row.name, c.column.name)] for c in cells]
+
+    def ours(c) -> bool:
+        return c.status == PASSED and not c.chosen.external
+
+    def original(c) -> float | None:  # beside ours, or alone in its cell
+        return c.original_value if ours(c) else c.value if c.status == PASSED else None
+
+    where = f"measured on {grid.machine.label}" if grid.machine else "measured here"
+    colour = MEASURED_COLOUR if i == 0 else f"C{(i + 1) % 10}"
+    out = [
+        (_short(where, 48), colour, [(c.value if ours(c) else None, _on_other_device(c))
+                                     for c in mine])
+    ]
+    if any(original(c) is not None for c in mine):
+        out.append(
+            (
+                _short(f"original program, {where}", 48),
+                ORIGINAL_COLOUR if i == 0 else f"C{(i + 5) % 10}",
+                [(original(c), " original" + _on_other_device(c)) for c in mine],
+            )
+        )
+    return out
 
 
 def _on_other_device(cell) -> str:
@@ -277,24 +295,27 @@ def roofline_plot(
     rate = measured ceiling / cost; None (no file) where no result has both."""
     panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # kind -> experiment -> pts
     ceilings: dict[str, dict[str, tuple[float, str]]] = {}  # kind -> device -> ceiling, label
-    for result in (r for run in runs for r in run.results):
-        kind = bounds.get(result.experiment)
-        if not (result.verified and kind and result.family == family):
-            continue
-        try:
-            share = fraction(result, kind)
-        except NotConvertible:
-            continue
-        panels.setdefault(kind.name, {}).setdefault(result.experiment, []).append(
-            (share.cost, result.rate)
-        )
-        # A CPU's ceiling is that of the threads a result ran on: the device's line is its
-        # highest, which bounds each of its points (the best at each cost is drawn).
-        threads = result.device.get("threads")
-        label = result.device_label + (f", {threads} threads" if threads else "")
-        line = (kind.measured(result), label)
-        devices = ceilings.setdefault(kind.name, {})
-        devices[result.device_label] = max(devices.get(result.device_label, line), line)
+    verified = [r for run in runs for r in run.results if r.verified and r.family == family]
+    groups = current(verified, lambda r: r.experiment)
+    machines = len({machine for machine, _ in groups})
+    for (machine, experiment), results in groups.items():
+        kind = bounds.get(experiment)
+        for result in results if kind else []:
+            try:
+                share = fraction(result, kind)
+            except NotConvertible:
+                continue
+            series = on_machine(experiment, machine, machines)
+            panels.setdefault(kind.name, {}).setdefault(series, []).append(
+                (share.cost, result.rate)
+            )
+            # A CPU's ceiling is that of the threads a result ran on: the device's line is
+            # its highest, which bounds each of its points (the best at each cost is drawn).
+            device = on_machine(result.device_label, machine, machines)
+            threads = result.device.get("threads")
+            line = (kind.measured(result), device + (f", {threads} threads" if threads else ""))
+            devices = ceilings.setdefault(kind.name, {})
+            devices[device] = max(devices.get(device, line), line)
     if not panels:
         return None
     plt = _pyplot()
