@@ -40,7 +40,8 @@ class Spread:
         if self.n < 2:
             return "n=1"
         mark = "\u00b1" if self.interval else "\u2195"
-        return f"{mark}{fmt3(100 * self.relative)}%"
+        percent = 100 * self.relative  # one digit is what a reader compares: 0.4%, 0.008%
+        return f"{mark}{percent:.1f}%" if percent >= 1 else f"{mark}{percent:.1g}%"
 
     @property
     def title(self) -> str:

@@ -117,6 +117,7 @@ pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow
 .others { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.3rem;
   border-top: 1px dashed #aab2bf; padding-top: 0.15rem; }
 .others ul { margin: 0; padding-left: 1rem; }
+.others summary { cursor: pointer; }
 .others small { display: inline; color: var(--muted); }
 .spread { font-size: 0.78rem; color: var(--muted); margin-left: 0.25rem; white-space: nowrap; }
 a.num { color: inherit; text-decoration: none; border-bottom: 1px dotted #8a93a1; }

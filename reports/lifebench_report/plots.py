@@ -8,6 +8,7 @@ with nothing to show is not drawn: the function writes no file and returns None.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from .bounds import KINDS, Kind, fraction
@@ -35,6 +36,11 @@ def _safe(text: str) -> str:
 def _short(text: str, limit: int = 30) -> str:
     """Legend entries stay inside the figure."""
     return _safe(text if len(text) <= limit else text[: limit - 1] + "\u2026")
+
+
+def _wrapped(text: str, width: int = 40) -> str:
+    """A long legend entry (a series with its machine) on several lines, none cut off."""
+    return "\n".join(textwrap.wrap(_safe(text), width)) or _safe(text)
 
 
 def _plain(label: str) -> str:
@@ -71,34 +77,34 @@ _MARKERS, _LINES = "os^Dv", ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
 
 def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     """Cell updates per second against grid size (cells), one panel per family of grids (square,
-    hex, 3D), one series per experiment (and machine, where there are several), each panel as
-    tall as its legend needs.
+    hex, 3D) and machine, one series per experiment, each panel as tall as its legend needs.
 
     For each experiment, machine and grid size, the newest run that measured it: its every ok
     result is a point (hollow when it was not verified); the line joins its best verified.
     """
     ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells]
-    groups = current(ok, lambda r: (r.experiment, r.cells))
-    machines = len({machine for machine, _ in groups})
-    families: dict[str, dict[str, list]] = {}
-    for (machine, (experiment, _)), results in groups.items():
+    panels: dict[tuple[str, object], dict[str, list]] = {}
+    for (machine, (experiment, _)), results in current(
+        ok, lambda r: (r.experiment, r.cells)
+    ).items():
         family = results[0].family or "other"
-        series = on_machine(experiment, machine, machines)
-        families.setdefault(family, {}).setdefault(series, []).extend(results)
-    if not families:
+        panels.setdefault((family, machine), {}).setdefault(experiment, []).extend(results)
+    if not panels:
         return None
-    order = sorted(families, key=lambda f: (list(FAMILY_TITLES).index(f)
-                                            if f in FAMILY_TITLES else len(FAMILY_TITLES), f))
-    legend_rows = [-(-len(families[f]) // 2) for f in order]  # two columns a legend
+    families = list(FAMILY_TITLES)
+    order = sorted(panels, key=lambda p: (families.index(p[0]) if p[0] in families
+                                          else len(families), p[0], p[1].name))
+    legend_rows = [-(-len(panels[p]) // 2) for p in order]  # two columns a legend
     heights = [max(2.6, 0.19 * rows + 0.9) for rows in legend_rows]
     plt = _pyplot()
     fig, axes = plt.subplots(
         len(order), 1, figsize=(WIDTH_IN, sum(heights) + 0.5), layout="constrained",
         gridspec_kw={"height_ratios": heights}, squeeze=False,
     )
-    for ax, family in zip(axes[:, 0], order):
-        _throughput_panel(ax, families[family])
-        ax.set_title(FAMILY_TITLES.get(family, _safe(family)), fontsize=10, loc="left")
+    for ax, (family, machine) in zip(axes[:, 0], order):
+        _throughput_panel(ax, panels[(family, machine)])
+        title = f"{FAMILY_TITLES.get(family, family)} on {machine.label}"
+        ax.set_title(_safe(title), fontsize=10, loc="left")
     fig.suptitle(
         "Throughput against grid size (best verified configuration per size, newest run)"
     )
@@ -245,7 +251,7 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
             color=f"C{i % 10}",
             linewidth=2,
             markersize=5,
-            label=_short(name, 40),
+            label=_wrapped(name),
         )
     if figure.ideal:
         _ideal_scaling(ax, series)
@@ -336,13 +342,13 @@ def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
     low, high = min(costs) / 4, max(costs) * 4
     for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
         ax.plot([low, high], [ceiling / low, ceiling / high], "--", color="#555555",
-                linewidth=max(1.2 - 0.3 * i, 0.5), label=_short(f"bound: {device}", 48))
+                linewidth=max(1.2 - 0.3 * i, 0.5), label=_wrapped(f"bound: {device}"))
     for i, (experiment, pts) in enumerate(sorted(points.items())):
         best: dict[float, float] = {}
         for x, y in pts:
             best[x] = max(best.get(x, 0.0), y)
         ax.plot(list(best), list(best.values()), "o", color=f"C{i % 10}", markersize=6,
-                label=_short(experiment))
+                label=_wrapped(experiment))
     ax.set_xscale("log")
     ax.set_yscale("log")
     # The costs span about a decade or two: labels on the minor ticks overlap one another.

@@ -285,8 +285,8 @@ def _machine_grids(view: TableView, grid: Grid, suffix: str) -> str:
         f"{title}>"
         + _grid(view, grid, "measured", f"Measured{on} <small>{label_html(t.label)}</small>", suffix)
         + _grid(view, grid, "ratio", f"Measured{on} / published", suffix)
-        + _grid(view, grid, "normalised", "Normalised to the hardware <small>see below</small>",
-                suffix)
+        + _grid(view, grid, "normalised",
+                f"Normalised to the hardware{on} <small>see below</small>", suffix)
         + "</div>"
     )
 
@@ -486,8 +486,11 @@ def _others(view: TableView, cell: Cell) -> str:
             f"<li>{esc(problem)}: {rate} <small>{esc(_config(result))}, "
             f"{esc(where(result, view.several_runs))}</small></li>"
         )
-    title = "other problems" if len(items) > 1 else "other problem"
-    return f'<div class="others">{title}:<ul>{"".join(items)}</ul></div>'
+    title = f"{len(items)} other problems" if len(items) > 1 else "1 other problem"
+    # Folded: a reader scans the numbers; the list is one click away.
+    return (
+        f'<details class="others"><summary>{title}</summary><ul>{"".join(items)}</ul></details>'
+    )
 
 
 # ----------------------------------------------------------------------------- comparisons
