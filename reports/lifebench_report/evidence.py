@@ -125,7 +125,8 @@ def checked(result: Result) -> Checked | None:
         same = problem == result.problem and generations == result.generations
         scope = TIMED if same else SMALLER
     final = verification.get("final_state")
-    return Checked(scope, recorded, problem, generations, final if isinstance(final, dict) else None)
+    final = final if isinstance(final, dict) else None
+    return Checked(scope, recorded, problem, generations, final)
 
 
 def _number(value: Any) -> bool:

@@ -3,8 +3,9 @@
 A figure selects results (experiments, problem, parameters), places each at an x (grid size,
 generations or a parameter) and a y (a table unit, or the speed-up over a baseline experiment
 on the same problem in the same run), and joins the best point per series and x of the
-newest run of each machine that has one; several machines are several series. Validation is as strict as
-for tables: an unknown field or a wrong type stops the generator with one line.
+newest run of each machine that has one; several machines are several series. Validation
+is as strict as for tables: an unknown field or a wrong type stops the generator with one
+line.
 """
 
 from __future__ import annotations

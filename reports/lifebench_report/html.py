@@ -462,9 +462,10 @@ def configs(
     bounds: dict[str, Kind] | None = None,
 ) -> str:
     """The results, one row each (its id the result's anchor, which numbers link to), with
-    its machine, noise, how it was verified and its fraction of its bound. On a table's page (`table`) the cells of that table a result is tied to, with what
-    it is there (`marks`: (id of the result, tie) -> "shown", "other problem: ..."); elsewhere
-    every cell, linked to its table's page when `known_tables` holds it."""
+    its machine, noise, how it was verified and its fraction of its bound. On a table's page
+    (`table`) the cells of that table a result is tied to, with what it is there (`marks`:
+    (id of the result, tie) -> "shown", "other problem: ..."); elsewhere every cell, linked to
+    its table's page when `known_tables` holds it."""
     marks = marks or {}
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"

@@ -149,7 +149,8 @@ class Result:
     @property
     def anchor(self) -> str:
         """The id of its row in a configurations list, which its numbers link to."""
-        return "r-" + re.sub(r"[^A-Za-z0-9_.-]", "_", f"{self.run.label}-{self.file.stem}-{self.index}")
+        where = f"{self.run.label}-{self.file.stem}-{self.index}"
+        return "r-" + re.sub(r"[^A-Za-z0-9_.-]", "_", where)
 
     @property
     def source(self) -> str:

@@ -50,7 +50,8 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
             '<p class="why">No chart: no cell has a published value or a verified measurement '
             "in the table's unit yet.</p>"
         )
-    grids = [_grid(view, view.grids[0], "published", f"Published <small>{label_html(t.label)}</small>")]
+    published = f"Published <small>{label_html(t.label)}</small>"
+    grids = [_grid(view, view.grids[0], "published", published)]
     for i, grid in enumerate(view.grids):
         grids.append(_machine_grids(view, grid, "" if i == 0 else f"-{i + 1}"))
     body.append('<div class="grids">' + "".join(grids) + "</div>")
@@ -277,13 +278,15 @@ def _col_header(view: TableView, grid: Grid, kind: str, columns: list[Entry]) ->
 def _machine_grids(view: TableView, grid: Grid, suffix: str) -> str:
     """A machine's measured, ratio and normalised grids; `suffix` keeps their ids apart."""
     t = view.table
-    name = grid.machine.label if grid.machine else "no machine: no result is tied"
+    machine = grid.machine
+    name = machine.label if machine else "no machine: no result is tied"
     on = f' on <span class="machine">{esc(name)}</span>'
-    title = f' title="{esc(grid.machine.how)}"' if grid.machine else ""
+    title = f' title="{esc(machine.how)}"' if machine else ""
+    unit = f"<small>{label_html(t.label)}</small>"
     return (
-        f'<div class="machine-grids" data-machine="{esc(grid.machine.name if grid.machine else "")}"'
+        f'<div class="machine-grids" data-machine="{esc(machine.name if machine else "")}"'
         f"{title}>"
-        + _grid(view, grid, "measured", f"Measured{on} <small>{label_html(t.label)}</small>", suffix)
+        + _grid(view, grid, "measured", f"Measured{on} {unit}", suffix)
         + _grid(view, grid, "ratio", f"Measured{on} / published", suffix)
         + _grid(view, grid, "normalised",
                 f"Normalised to the hardware{on} <small>see below</small>", suffix)
@@ -341,11 +344,15 @@ def _number(cell: Cell, text: str) -> str:
 
 
 def _source_title(result: Result) -> str:
+    run = result.run
     repetitions = result.raw.get("timing", {}).get("repetitions", "?")
+    # --parallel-gpus: a one-GPU configuration shared its host with the others then running.
+    beside = run.parallel_gpus > 1 and "cuda_visible_devices" in result.device
     return (
-        f"on {result.run.machine.label} ({result.device_label}): {_config(result)}, "
-        f"{repetitions} repetitions, folder {result.run.label}, commit {result.run.commit}, "
-        f"started {result.run.started or 'not recorded'}"
+        f"on {run.machine.label} ({result.device_label}): {_config(result)}, "
+        f"{repetitions} repetitions"
+        + (f", {run.parallel_gpus} configurations at once" if beside else "")
+        + f", folder {run.label}, commit {run.commit}, started {run.started or 'not recorded'}"
     )
 
 
@@ -389,8 +396,8 @@ LEGEND = (
         f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
         for status, badge, text in (
             (PASSED, "verified", "the timed problem itself verified, then timed"),
-            (f"{PASSED} smaller", "verified small", "a smaller problem verified (its size in the title), "
-             "then the timed problem timed"),
+            (f"{PASSED} smaller", "verified small",
+             "a smaller problem verified (its size in the title), then the timed problem timed"),
             (PASSED, "final \u2713", "the timed run's own final state checked too"),
             ("failed", BADGE["failed"], "failed (verification or run)"),
             ("unverified", BADGE["unverified"], "timed without verification"),
