@@ -143,8 +143,14 @@ UniverseReader::UniverseReader(const std::filesystem::path& path) : path_(path) 
     if (got < kUniverseDataOffset || text.back() != '\n') {
       if (got >= static_cast<std::int64_t>(kMagic.size()) &&
           std::string_view(text).starts_with(kMagic)) {
-        throw Error(where + ": truncated header (" + std::to_string(got) + " of " +
-                    std::to_string(kUniverseDataOffset) + " bytes)");
+        const std::string size = std::to_string(kUniverseDataOffset);
+        // All of it read but no line end at its last byte: the header is longer (or the
+        // rows start early), not cut short.
+        throw Error(where + (got < kUniverseDataOffset
+                                 ? ": truncated header (" + std::to_string(got) + " of " + size +
+                                       " bytes read)"
+                                 : ": the header does not end with a line end at byte " + size +
+                                       " (all " + size + " bytes read)"));
       }
       throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
                   "\")");

@@ -64,7 +64,10 @@ TEST_F(Universe, BadFilesAreOneClearError) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {good.substr(0, good.size() - 5), "(truncated)"},
       {good + "x", "(trailing data)"},
-      {good.substr(0, 100), "truncated header"},
+      {good.substr(0, 100), "truncated header (100 of 4096 bytes read)"},
+      // A header one byte longer than its page: read whole, so not "truncated".
+      {good.substr(0, 40) + " " + good.substr(40),
+       "does not end with a line end at byte 4096 (all 4096 bytes read)"},
       {"x RLE maybe", "not a universe file"},
       {"", "not a universe file"},
       {with_header("lifebench-universe 2\nrule B3/S23:T100,7\ngeneration 0\n"), "not a universe"},
