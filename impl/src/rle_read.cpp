@@ -119,11 +119,16 @@ void read_xrle(Reader& r, Pattern& pattern) {
     if (r.looking_at("Pos=")) {
       for (int i = 0; i < 4; ++i)
         r.next();
-      const auto coordinate = [&r] {
+      // Any 64-bit position: lifebench writes a plane's far from the origin (a macrocell's
+      // reach 2^61), and Golly reads positions of any size.
+      const auto coordinate = [&r]() -> std::int64_t {
         const bool negative = !r.at_end() && r.peek() == '-';
         if (negative) r.next();
-        const auto magnitude = static_cast<std::int64_t>(r.number(max_size));
-        return negative ? -magnitude : magnitude;
+        constexpr auto most = static_cast<std::uint64_t>(INT64_MAX);
+        const std::uint64_t magnitude = r.number(negative ? most + 1 : most);
+        // -2^63 has no positive counterpart: negated as 0 - (magnitude - 1) - 1.
+        return negative ? -static_cast<std::int64_t>(magnitude - 1) - 1
+                        : static_cast<std::int64_t>(magnitude);
       };
       Position position;
       position.x = coordinate();
@@ -285,7 +290,15 @@ void read_up_to_body(Reader& r, Pattern& pattern) {
                     r.found());
     }
   }
+  const Mark header_at = r.mark();
   read_header(r, pattern);
+  // The cells' coordinates, not only the corner's, must be 64-bit numbers.
+  const std::optional<Position>& at = pattern.position;
+  if (at && (at->x > INT64_MAX - pattern.size.width || at->y > INT64_MAX - pattern.size.height)) {
+    throw r.error_at(
+        header_at, "the " + pattern.size.to_string() + " pattern at Pos=" + std::to_string(at->x) +
+                       "," + std::to_string(at->y) + " reaches coordinate 2^63 - 1 or past it");
+  }
 }
 
 } // namespace

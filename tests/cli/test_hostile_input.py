@@ -126,6 +126,33 @@ class HostileInput(lbtest.CliTestCase):
         self.assertEqual(os.listdir(self.out), ["d.rle"])
         self.assertEqual(os.listdir(folder), [])
 
+    def test_what_we_write_far_from_the_origin_we_read(self):
+        # Planes far out on Golly's plane are written with their place ("#CXRLE Pos"), which
+        # used to be refused on reading as "number too large".
+        # A glider at the last coordinates a Life 1.06 file takes, 2^40, run past them.
+        at = (1 << 40) - 2
+        glider = self.box.write("far.lif", "#Life 1.06\n" + "".join(
+            "%d %d\n" % (at + x, at + y) for x, y in ((1, 0), (2, 1), (0, 2), (1, 2), (2, 2))))
+        # A block in the corner of a macrocell tree of level 62, at -2^61.
+        tree = "[M2]\n**$**$\n" + "".join("%d %d 0 0 0\n" % (level, level - 3)
+                                          for level in range(4, 63))
+        block = self.box.write("far.mc", tree)
+        for source, generations, place in ((glider, 16, "Pos=1099511627778,1099511627778"),
+                                           (block, 1, "Pos=%d,%d" % (-(1 << 61), 1 - (1 << 61)))):
+            first, second = self.output("first.rle"), self.output("second.rle")
+            proc, _ = self.run_limited("--input", source, "--generations", str(generations),
+                                       "--output", first)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(first) as f:
+                written = f.read()
+            self.assertIn(place, written)
+            proc, _ = self.run_limited("--input", first, "--generations", "0", "--output", second)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(second) as f:
+                self.assertEqual(f.read(), written)
+            os.remove(first)
+            os.remove(second)
+
     def test_time_limits_are_finite(self):
         self.box.add_fake("fake")
         for limit in ("inf", "nan"):
