@@ -211,6 +211,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   remove_leftovers_beside(request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
+  state.grid = Grid(); // the simulator holds it now: one copy fewer while it runs
   const double seconds = simulator->timed_advance(request.generations);
   state.grid = simulator->download();
   state.generation = target;

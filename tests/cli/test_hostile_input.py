@@ -126,6 +126,27 @@ class HostileInput(lbtest.CliTestCase):
         self.assertEqual(os.listdir(self.out), ["d.rle"])
         self.assertEqual(os.listdir(folder), [])
 
+    def test_a_plane_a_run_cannot_hold_is_refused_before_allocation(self):
+        # A plane of one grid's size fits this machine's memory but a run's three copies do
+        # not: it used to pass the check and be killed by the kernel once filled.
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        side = int((memory // 2) ** 0.5)
+        glider = self.box.write("glider.rle", "x = 3, y = 3\nbo$2bo$3o!\n")
+        generations = (side - 3) // 2
+        line = self.assertRefused(("--input", glider, "--generations", str(generations),
+                                   "--output", self.output("o.rle")),
+                                  "glider.rle: the 3x3 pattern with a margin of %d generations"
+                                  % generations, "a run holds about three copies at a byte a "
+                                  "cell", "MiB, more than this machine's %d MiB" % (memory >> 20))
+        self.assertIn("%d cells" % (2 * generations + 3) ** 2, line)
+        # A few bytes whose header claims that plane, with two cells at its corners.
+        wide = self.box.write("wide.rle", "x = %d, y = %d\no%d$%dbo!\n"
+                              % (side, side, side - 1, side - 1))
+        self.assertLess(os.path.getsize(wide), 50)
+        self.assertRefused(("--input", wide, "--generations", "0", "--output",
+                            self.output("o.rle")),
+                           "wide.rle: the %dx%d pattern" % (side, side), "three copies")
+
     def test_what_we_write_far_from_the_origin_we_read(self):
         # Planes far out on Golly's plane are written with their place ("#CXRLE Pos"), which
         # used to be refused on reading as "number too large".

@@ -71,8 +71,8 @@ TEST(Plane, RefusalsGiveTheArithmetic) {
               plane_grid("p.rle", Box{0, 0, 3, 3}, conway, PlaneFit{500000});
             }),
             "p.rle: the 3x3 pattern with a margin of 500000 generations on every side needs a "
-            "1000003x1000003 plane, 1000006000009 cells at a byte each: 953680 MiB, more than "
-            "this machine's " +
+            "1000003x1000003 plane, 1000006000009 cells; a run holds about three copies at a "
+            "byte a cell: 2861040 MiB, more than this machine's " +
                 std::to_string(host_memory_bytes() >> 20) + " MiB");
   EXPECT_EQ(thrown_message([] {
               plane_grid("p.rle", Box{0, 0, 3, 3}, conway, PlaneFit{600000});
