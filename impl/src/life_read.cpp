@@ -20,18 +20,19 @@ class LifeReader {
 public:
   LifeReader(std::string source) : source_(std::move(source)) {}
 
-  PlanePattern read(std::string_view text) {
-    const auto lines = detail::split_lines(text);
+  PlanePattern read(std::istream& in) {
+    detail::TextCursor text(in, source_);
+    std::string line;
     std::size_t n = 0;
-    while (n < lines.size() && lines[n].find_first_not_of(" \t") == std::string_view::npos)
-      ++n;
-    if (n == lines.size() ||
-        !(lines[n].starts_with("#Life 1.05") || lines[n].starts_with("#Life 1.06"))) {
+    bool more = text.read_line(line);
+    for (; more && line.find_first_not_of(" \t") == std::string::npos; ++n)
+      more = text.read_line(line);
+    if (!more || !(line.starts_with("#Life 1.05") || line.starts_with("#Life 1.06"))) {
       throw detail::parse_error(source_, n, 0,
                                 R"(expected the header "#Life 1.05" or "#Life 1.06")");
     }
-    for (++n; n < lines.size(); ++n)
-      read_line(lines[n], n);
+    while (text.read_line(line))
+      read_line(line, ++n);
     return finish();
   }
 
@@ -143,8 +144,7 @@ private:
 } // namespace
 
 PlanePattern read_life(std::istream& in, const std::string& source) {
-  const std::string text = detail::read_text(in, source);
-  return LifeReader(source).read(text);
+  return LifeReader(source).read(in);
 }
 
 } // namespace lifebench

@@ -58,17 +58,19 @@ class MacrocellReader {
 public:
   explicit MacrocellReader(std::string source) : source_(std::move(source)) {}
 
-  PlanePattern read(std::string_view text) {
-    const auto lines = detail::split_lines(text);
+  PlanePattern read(std::istream& in) {
+    detail::TextCursor text(in, source_);
+    std::string line;
     std::size_t n = 0;
-    while (n < lines.size() && lines[n].find_first_not_of(" \t") == std::string_view::npos)
-      ++n;
-    if (n == lines.size() || !lines[n].starts_with("[M2]")) {
+    bool more = text.read_line(line);
+    for (; more && line.find_first_not_of(" \t") == std::string::npos; ++n)
+      more = text.read_line(line);
+    if (!more || !line.starts_with("[M2]")) {
       throw detail::parse_error(source_, n, 0,
                                 "expected the header \"[M2]\" of a two-state macrocell file");
     }
-    for (++n; n < lines.size(); ++n)
-      read_line(lines[n], n);
+    while (text.read_line(line))
+      read_line(line, ++n);
     return finish();
   }
 
@@ -233,8 +235,7 @@ private:
 } // namespace
 
 PlanePattern read_macrocell(std::istream& in, const std::string& source) {
-  const std::string text = detail::read_text(in, source);
-  return MacrocellReader(source).read(text);
+  return MacrocellReader(source).read(in);
 }
 
 } // namespace lifebench

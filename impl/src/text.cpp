@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
-#include <iterator>
 
 namespace lifebench::detail {
 
@@ -25,18 +24,6 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     if (at == std::string_view::npos) return parts;
     text.remove_prefix(at + 1);
   }
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const auto end = text.find_first_of("\r\n");
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    const bool crlf = text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n';
-    text.remove_prefix(end + (crlf ? 2 : 1));
-  }
-  return lines;
 }
 
 std::vector<Word> split_words(std::string_view line) {
@@ -68,10 +55,43 @@ ParseError parse_error(const std::string& source, std::size_t line, std::size_t 
   return {source, shown(line), shown(column), what};
 }
 
-std::string read_text(std::istream& in, const std::string& source) {
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw Error(source + ": read error");
-  return text;
+bool TextCursor::fill(std::size_t want) {
+  if (end_ - pos_ >= want) return true;
+  // What is left moves to the front: the window never grows past `want` and its size.
+  std::copy(window_.begin() + static_cast<std::ptrdiff_t>(pos_),
+            window_.begin() + static_cast<std::ptrdiff_t>(end_), window_.begin());
+  dropped_ += pos_;
+  end_ -= pos_;
+  pos_ = 0;
+  if (window_.size() < want) window_.resize(want);
+  while (end_ < want && in_) {
+    in_.read(window_.data() + end_, static_cast<std::streamsize>(window_.size() - end_));
+    end_ += static_cast<std::size_t>(in_.gcount());
+  }
+  if (in_.bad()) throw Error(source_ + ": read error");
+  return end_ >= want;
+}
+
+bool TextCursor::looking_at(std::string_view word) {
+  return fill(word.size()) && std::string_view(window_.data() + pos_, word.size()) == word;
+}
+
+bool TextCursor::read_line(std::string& line) {
+  line.clear();
+  if (at_end()) return false;
+  for (;;) {
+    if (pos_ == end_ && !fill(1)) return true;
+    const char* begin = window_.data() + pos_;
+    const char* end = window_.data() + end_;
+    const char* stop = std::find_if(begin, end, [](char c) { return c == '\n' || c == '\r'; });
+    line.append(begin, stop);
+    pos_ += static_cast<std::size_t>(stop - begin);
+    if (stop == end) continue;
+    const char c = *stop;
+    skip();
+    if (c == '\r' && !at_end() && peek() == '\n') skip();
+    return true;
+  }
 }
 
 std::string quote(std::string_view text) {

@@ -1,6 +1,7 @@
 """Inputs made to hang, wrap or leak: each ends in one `lifebench: error:` line and a
 non-zero exit, within a second of CPU time, under a 512 MiB address-space limit, with
 nothing left in the output folder."""
+import gzip
 import os
 import resource
 import signal
@@ -39,6 +40,26 @@ class HostileInput(lbtest.CliTestCase):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return proc, seconds
+
+    def run_measured(self, *args):
+        """`lifebench run --impl cpu-trivial ARGS` under the memory limit; returns the process,
+        its CPU seconds and its peak resident memory in MiB (its own or an experiment's it
+        ran, whichever is larger: wait4's ru_maxrss)."""
+        def limits():
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+        with open(self.box.path("stdout"), "w+") as out, open(self.box.path("stderr"), "w+") as err:
+            child = subprocess.Popen(
+                [self.box.lifebench, "run", "--impl", "cpu-trivial", "--experiments",
+                 self.folder, *args], cwd=self.box.work, stdout=out, stderr=err, text=True,
+                preexec_fn=limits)
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            proc = subprocess.CompletedProcess(child.args, child.returncode, out.read(),
+                                               err.read())
+        return proc, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
     def assertRefused(self, args, *fragments, **kwargs):
         proc, seconds = self.run_limited(*args, **kwargs)
@@ -173,6 +194,37 @@ class HostileInput(lbtest.CliTestCase):
                 self.assertEqual(f.read(), written)
             os.remove(first)
             os.remove(second)
+
+    def test_a_gzip_bomb_is_refused_early_in_bounded_memory(self):
+        # 64 MiB of text from 64 KiB in each format, a thousand times: it used to be inflated
+        # whole and copied before parsing (a 1 MiB file to 1 GiB took 3 GiB and 8 s).
+        filler = {"rle": ("#C " + "a" * 1021 + "\n", "x = 3, y = 3\nbo$2bo$3o!\n"),
+                  "lif": ("0 0\n", ""), "mc": ("#C " + "a" * 1021 + "\n", "")}
+        headers = {"rle": "", "lif": "#Life 1.06\n", "mc": "[M2]\n"}
+        for extension, (line, end) in filler.items():
+            path = self.box.path("bomb.%s.gz" % extension)
+            # gzip members one after another, as gzip itself concatenates files.
+            block = gzip.compress((line * ((1 << 20) // len(line))).encode())
+            with open(path, "wb") as f:
+                f.write(gzip.compress(headers[extension].encode()) + block * 64 +
+                        gzip.compress(end.encode()))
+            self.assertLess(os.path.getsize(path), 200 << 10)
+            proc, seconds, peak = self.run_measured("--input", path, "--generations", "1",
+                                                    "--output", self.output("o.rle"))
+            line = self.assertOneErrorLine(proc, "bomb.%s.gz: the gzip data expands more "
+                                           "than 256 times" % extension,
+                                           "refused as a decompression bomb")
+            self.assertLess(seconds, CPU_SECONDS, line)
+            self.assertLess(peak, 32, line)
+            self.assertEqual(os.listdir(self.out), [], line)
+
+    def test_an_rle_body_longer_than_its_header_allows_is_refused(self):
+        # Blanks that repeat to no end after a 1x1 header: refused past four bytes a cell.
+        path = self.box.write("long.rle", "x = 1, y = 1\n" + " " * (2 << 20) + "o!\n")
+        self.assertRefused(("--input", path, "--generations", "1", "--output",
+                            self.output("o.rle")),
+                           "long.rle:2:1048586: the body of a 1x1 pattern takes at most "
+                           "1048584 bytes")
 
     def test_time_limits_are_finite(self):
         self.box.add_fake("fake")
