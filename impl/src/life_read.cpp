@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace lifebench {
@@ -110,6 +111,7 @@ private:
 
   void add(std::int64_t x, std::int64_t y, std::int64_t length) {
     runs_->push_back(LiveRun{x, y, length});
+    if (runs_->size() >= compact_at_) compact();
     if (runs_->size() == 1) {
       box_ = Box{x, y, length, 1};
       return;
@@ -119,6 +121,20 @@ private:
     const std::int64_t right = std::max(box_.left + box_.width, x + length);
     const std::int64_t bottom = std::max(box_.top + box_.height, y + 1);
     box_ = Box{left, top, right - left, bottom - top};
+  }
+
+  /// Drops runs listed more than once (a cell a file lists a million times is one run), so
+  /// that the runs kept grow with the cells, not with the text, and refuses more than memory
+  /// holds.
+  void compact() {
+    std::vector<LiveRun>& runs = *runs_;
+    const auto order = [](const LiveRun& a, const LiveRun& b) {
+      return std::tie(a.y, a.x, a.length) < std::tie(b.y, b.x, b.length);
+    };
+    std::sort(runs.begin(), runs.end(), order);
+    runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+    detail::require_room(runs.size(), sizeof(LiveRun), source_, "different runs of live cells");
+    compact_at_ = std::max(kFirstCompaction, 2 * runs.size());
   }
 
   PlanePattern finish() {
@@ -138,6 +154,9 @@ private:
   std::int64_t x_ = 0;
   std::int64_t y_ = 0;
   std::shared_ptr<std::vector<LiveRun>> runs_ = std::make_shared<std::vector<LiveRun>>();
+  /// Runs kept before the first compact(): a few MiB.
+  static constexpr std::size_t kFirstCompaction = std::size_t{1} << 16;
+  std::size_t compact_at_ = kFirstCompaction; ///< the size of runs_ that calls compact()
   Box box_;
 };
 

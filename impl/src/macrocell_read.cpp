@@ -131,7 +131,7 @@ private:
       if (c == '*') cells |= std::uint64_t{1} << (8 * row + column);
       ++column;
     }
-    nodes_.push_back(Node{leaf_level, cells, {}, leaf_box(cells)});
+    add(Node{leaf_level, cells, {}, leaf_box(cells)});
   }
 
   void read_node(std::string_view line, std::size_t n) {
@@ -176,8 +176,16 @@ private:
                                         below.box.width, below.box.height});
       }
     }
-    nodes_.push_back(node);
+    add(node);
     root_ = nodes_.size();
+  }
+
+  /// Keeps a node; refuses more than memory holds (asked as the count doubles).
+  void add(const Node& node) {
+    if (std::has_single_bit(nodes_.size() + 1)) {
+      detail::require_room(nodes_.size() + 1, sizeof(Node), source_, "nodes");
+    }
+    nodes_.push_back(node);
   }
 
   /// Gives the runs of node `index` with its top-left cell at (left, top).

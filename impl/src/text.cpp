@@ -1,5 +1,7 @@
 #include "text.hpp"
 
+#include "lifebench/grid.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -91,6 +93,16 @@ bool TextCursor::read_line(std::string& line) {
     skip();
     if (c == '\r' && !at_end() && peek() == '\n') skip();
     return true;
+  }
+}
+
+void require_room(std::uint64_t count, std::size_t item_bytes, const std::string& source,
+                  const std::string& what) {
+  const std::uint64_t memory = host_memory_bytes();
+  if (memory != 0 && count > memory / 4 / item_bytes) {
+    throw Error(source + ": more than " + std::to_string(memory / 4 / item_bytes) + " " + what +
+                ", more than a quarter of this machine's " + std::to_string(memory >> 20) +
+                " MiB to hold them");
   }
 }
 

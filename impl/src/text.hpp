@@ -69,6 +69,12 @@ private:
   std::uint64_t dropped_ = 0; ///< bytes moved out of the window's front
 };
 
+/// Throws, naming `source` and `what`, unless `count` more items of `item_bytes` each fit into
+/// a quarter of this machine's memory: a reader keeps what a file defines (a Life file's runs,
+/// a macrocell file's nodes), which a small file may otherwise make larger than the machine.
+void require_room(std::uint64_t count, std::size_t item_bytes, const std::string& source,
+                  const std::string& what);
+
 /// `text` in double quotes, for naming the offending text in a message.
 std::string quote(std::string_view text);
 

@@ -218,6 +218,16 @@ class HostileInput(lbtest.CliTestCase):
             self.assertLess(peak, 32, line)
             self.assertEqual(os.listdir(self.out), [], line)
 
+    def test_a_cell_listed_millions_of_times_takes_the_memory_of_one(self):
+        # Four million times the same cell (16 MB): each used to be kept, 200 MiB at the peak.
+        path = self.box.write("again.lif", "#Life 1.06\n" + "5 7\n" * (4 << 20))
+        proc, _, peak = self.run_measured("--input", path, "--generations", "0", "--output",
+                                          self.output("o.rle"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertLess(peak, 32)
+        with open(self.output("o.rle")) as f:
+            self.assertEqual(lbtest.rle_cells(f.read(), placed=True), {(5, 7)})
+
     def test_an_rle_body_longer_than_its_header_allows_is_refused(self):
         # Blanks that repeat to no end after a 1x1 header: refused past four bytes a cell.
         path = self.box.write("long.rle", "x = 1, y = 1\n" + " " * (2 << 20) + "o!\n")
