@@ -28,6 +28,22 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
 }
 
+/// The file that writing `path` writes: `path` itself, or where the symbolic link `path` (and
+/// any link it names) leads, so that a link is written through, not replaced by a file.
+std::filesystem::path through_links(const std::filesystem::path& path) {
+  std::filesystem::path at = path;
+  std::error_code error;
+  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
+    if (links == 40) {
+      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
+    }
+    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
+    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
+    at = target.is_absolute() ? target : folder_of(at) / target;
+  }
+  return at;
+}
+
 /// What the names of the temporaries of `path` start with: ".<name>.tmp-".
 std::string temporary_prefix(const std::filesystem::path& path) {
   // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
@@ -70,7 +86,8 @@ void sync_folder_of(const std::filesystem::path& path) {
 
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
-  const std::filesystem::path temporary = temporary_beside(path);
+  const std::filesystem::path target = through_links(path);
+  const std::filesystem::path temporary = temporary_beside(target);
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
   try {
@@ -80,18 +97,18 @@ void write_file_atomically(const std::filesystem::path& path,
     out.close();
     if (out.fail()) throw Error("cannot write " + path.string() + ": " + os_reason());
     sync_to_disk(temporary, path);
-    rename_into_place(temporary, path);
+    rename_into_place(temporary, target);
   } catch (...) {
     out.close();
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
     throw;
   }
-  sync_folder_of(path);
+  sync_folder_of(target);
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
-    : path_(path), temporary_(temporary_beside(path)) {
+    : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)) {
   fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
   try {
@@ -129,12 +146,13 @@ void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
   if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
-  rename_into_place(temporary_, path_);
+  rename_into_place(temporary_, target_);
   ::close(std::exchange(fd_, -1));
-  sync_folder_of(path_);
+  sync_folder_of(target_);
 }
 
-void remove_temporaries_beside(const std::filesystem::path& path) {
+void remove_temporaries_beside(const std::filesystem::path& written) {
+  const std::filesystem::path path = through_links(written);
   const std::string prefix = temporary_prefix(path);
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(folder_of(path), error)) {
@@ -144,7 +162,8 @@ void remove_temporaries_beside(const std::filesystem::path& path) {
   }
 }
 
-bool is_temporary_beside(const std::filesystem::path& file, const std::filesystem::path& path) {
+bool is_temporary_beside(const std::filesystem::path& file, const std::filesystem::path& written) {
+  const std::filesystem::path path = through_links(written);
   std::error_code error;
   return file.filename().string().starts_with(temporary_prefix(path)) &&
          std::filesystem::equivalent(folder_of(file), folder_of(path), error);

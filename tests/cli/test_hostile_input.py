@@ -236,6 +236,34 @@ class HostileInput(lbtest.CliTestCase):
                            "long.rle:2:1048586: the body of a 1x1 pattern takes at most "
                            "1048584 bytes")
 
+    def test_an_output_that_is_a_symbolic_link_is_written_through(self):
+        # The link used to be replaced by a file. Now the file it leads to is replaced, through
+        # a temporary beside that file: a link to another folder, a link to a link, a link to
+        # a file not yet there, as .rle and .lbu.
+        elsewhere = self.box.path("elsewhere")
+        os.makedirs(elsewhere)
+        for output, target in (("near.rle", "real.rle"),
+                               ("far.rle", os.path.join(elsewhere, "far-real.rle")),
+                               ("twice.rle", "near.rle"),
+                               ("new.lbu", os.path.join(elsewhere, "new-real.lbu"))):
+            with self.subTest(output=output):
+                link = self.output(output)
+                os.symlink(target, link)
+                if not output.startswith(("twice", "new")):
+                    with open(os.path.join(self.out, target), "w") as f:
+                        f.write("old\n")
+                proc, _ = self.run_limited("--soup", "64x64,0.5,1", "--generations", "1",
+                                           "--output", link)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertTrue(os.path.islink(link))
+                self.assertEqual(os.readlink(link), target)
+                with open(link, "rb") as f:
+                    self.assertTrue(f.read().startswith(
+                        b"lifebench-universe" if output.endswith(".lbu") else b"#CXRLE"))
+        self.assertEqual(sorted(os.listdir(elsewhere)), ["far-real.rle", "new-real.lbu"])
+        self.assertEqual(sorted(f for f in os.listdir(self.out) if not os.path.islink(
+            self.output(f))), ["real.rle"])
+
     def test_time_limits_are_finite(self):
         self.box.add_fake("fake")
         for limit in ("inf", "nan"):

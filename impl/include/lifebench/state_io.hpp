@@ -62,15 +62,17 @@ void require_writable(const std::filesystem::path& path, const Problem& problem,
 void write_state(const std::filesystem::path& path, const State& state);
 
 /// Writes a file through `write` into a temporary beside `path`, then renames it
-/// into place; on any exception the temporary is removed and `path` is untouched.
+/// into place; on any exception the temporary is removed and `path` is untouched. A symbolic
+/// link `path` is written through: the temporary lies beside the file it leads to, and is
+/// renamed onto that file; the link stays.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
 /// A file of `size` bytes written in place through a memory map, into a temporary
 /// beside `path` that commit() renames into place with write_file_atomically()'s
-/// guarantees. The space is reserved first, so a disk too small fails in the constructor
-/// with one error rather than midway. Destroyed uncommitted, it removes the temporary
-/// and leaves `path` as it was.
+/// guarantees (a link written through, too). The space is reserved first, so a disk too small fails
+/// in the constructor with one error rather than midway. Destroyed uncommitted, it removes the
+/// temporary and leaves `path` as it was.
 class MappedFileWriter {
 public:
   MappedFileWriter(const std::filesystem::path& path, std::int64_t size);
@@ -90,6 +92,7 @@ public:
 
 private:
   std::filesystem::path path_;
+  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
   std::filesystem::path temporary_;
   int fd_ = -1;
   std::span<std::byte> bytes_;
