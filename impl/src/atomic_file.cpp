@@ -7,6 +7,9 @@
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <fstream>
@@ -60,6 +63,50 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
+/// The temporaries being written now, for remove_temporaries_in_progress(), which a signal
+/// handler calls: fixed slots of plain bytes, claimed and published through atomics, so that
+/// the handler reads them without a lock or an allocation.
+constexpr std::size_t kSlots = 16;
+constexpr std::size_t kLongestPath = 4096;
+std::array<std::array<char, kLongestPath>, kSlots> g_temporaries{};
+std::array<std::atomic<bool>, kSlots> g_claimed{};
+std::array<std::atomic<bool>, kSlots> g_published{};
+
+/// Notes `temporary` as being written until forget_in_progress(slot); the slot, or -1 where
+/// none is free or the path is too long (it is then left behind, as by a kill -9).
+int note_in_progress(const std::filesystem::path& temporary) {
+  const std::string& text = temporary.native();
+  if (text.size() >= kLongestPath) return -1;
+  for (std::size_t slot = 0; slot < kSlots; ++slot) {
+    bool free = false;
+    if (!g_claimed[slot].compare_exchange_strong(free, true)) continue;
+    std::copy(text.begin(), text.end(), g_temporaries[slot].begin());
+    g_temporaries[slot][text.size()] = '\0';
+    g_published[slot].store(true);
+    return static_cast<int>(slot);
+  }
+  return -1;
+}
+
+void forget_in_progress(int slot) {
+  if (slot < 0) return;
+  g_published[static_cast<std::size_t>(slot)].store(false);
+  g_claimed[static_cast<std::size_t>(slot)].store(false);
+}
+
+/// note_in_progress() for as long as it lives.
+class InProgress {
+public:
+  explicit InProgress(const std::filesystem::path& temporary)
+      : slot_(note_in_progress(temporary)) {}
+  ~InProgress() { forget_in_progress(slot_); }
+  InProgress(const InProgress&) = delete;
+  InProgress& operator=(const InProgress&) = delete;
+
+private:
+  int slot_;
+};
+
 /// Flushes `file` (or a folder) to the disk; errors name `shown`, the file the user asked for.
 void sync_to_disk(const std::filesystem::path& file, const std::filesystem::path& shown) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -88,6 +135,7 @@ void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path target = through_links(path);
   const std::filesystem::path temporary = temporary_beside(target);
+  const InProgress in_progress(temporary);
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
   try {
@@ -108,7 +156,8 @@ void write_file_atomically(const std::filesystem::path& path,
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
-    : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)) {
+    : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)),
+      in_progress_(note_in_progress(temporary_)) {
   fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
   try {
@@ -124,6 +173,7 @@ MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64
     ::close(fd_);
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
+    forget_in_progress(in_progress_);
     throw;
   }
 }
@@ -135,6 +185,7 @@ MappedFileWriter::~MappedFileWriter() {
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
   }
+  forget_in_progress(in_progress_);
 }
 
 void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length) const {
@@ -149,6 +200,12 @@ void MappedFileWriter::commit() {
   rename_into_place(temporary_, target_);
   ::close(std::exchange(fd_, -1));
   sync_folder_of(target_);
+}
+
+void remove_temporaries_in_progress() noexcept {
+  for (std::size_t slot = 0; slot < kSlots; ++slot) {
+    if (g_published[slot].load()) ::unlink(g_temporaries[slot].data());
+  }
 }
 
 void remove_temporaries_beside(const std::filesystem::path& written) {

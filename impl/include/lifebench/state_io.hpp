@@ -94,9 +94,15 @@ private:
   std::filesystem::path path_;
   std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
   std::filesystem::path temporary_;
+  int in_progress_ = -1; ///< its slot for remove_temporaries_in_progress()
   int fd_ = -1;
   std::span<std::byte> bytes_;
 };
+
+/// Removes the temporaries that write_file_atomically() and MappedFileWriter are writing now
+/// (up to 16 at once): for a handler of a signal that ends the process midway, so that it
+/// leaves none behind. Async-signal-safe: it only reads fixed memory and calls unlink().
+void remove_temporaries_in_progress() noexcept;
 
 /// Removes the temporaries of write_file_atomically(path) that writers killed before the
 /// rename left beside `path` (each may be as large as the file).
