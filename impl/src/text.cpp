@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstring>
 
 namespace lifebench::detail {
 
@@ -78,22 +79,36 @@ bool TextCursor::looking_at(std::string_view word) {
   return fill(word.size()) && std::string_view(window_.data() + pos_, word.size()) == word;
 }
 
+std::uint64_t TextCursor::to_line_end(std::string* line) {
+  std::uint64_t moved = 0;
+  while (pos_ < end_ || fill(1)) {
+    const char* begin = window_.data() + pos_;
+    const char* end = window_.data() + end_;
+    // memchr, not a loop of comparisons: lines of comments may be megabytes long.
+    const char* stop = end;
+    if (const void* n = std::memchr(begin, '\n', static_cast<std::size_t>(end - begin))) {
+      stop = static_cast<const char*>(n);
+    }
+    if (const void* r = std::memchr(begin, '\r', static_cast<std::size_t>(stop - begin))) {
+      stop = static_cast<const char*>(r);
+    }
+    if (line != nullptr) line->append(begin, stop);
+    moved += static_cast<std::uint64_t>(stop - begin);
+    pos_ += static_cast<std::size_t>(stop - begin);
+    if (stop != end) break;
+  }
+  return moved;
+}
+
 bool TextCursor::read_line(std::string& line) {
   line.clear();
   if (at_end()) return false;
-  for (;;) {
-    if (pos_ == end_ && !fill(1)) return true;
-    const char* begin = window_.data() + pos_;
-    const char* end = window_.data() + end_;
-    const char* stop = std::find_if(begin, end, [](char c) { return c == '\n' || c == '\r'; });
-    line.append(begin, stop);
-    pos_ += static_cast<std::size_t>(stop - begin);
-    if (stop == end) continue;
-    const char c = *stop;
-    skip();
-    if (c == '\r' && !at_end() && peek() == '\n') skip();
-    return true;
-  }
+  to_line_end(&line);
+  if (at_end()) return true;
+  const char c = peek();
+  skip();
+  if (c == '\r' && !at_end() && peek() == '\n') skip();
+  return true;
 }
 
 void require_room(std::uint64_t count, std::size_t item_bytes, const std::string& source,

@@ -56,8 +56,13 @@ public:
   /// in Golly; a last line without an end counts, an end at the very end starts no new
   /// line. False at the end of the text.
   bool read_line(std::string& line);
+  /// Moves to the end of the line (before its "\n" or "\r", or to the end of the text); the
+  /// characters moved past.
+  std::uint64_t skip_to_line_end() { return to_line_end(nullptr); }
 
 private:
+  /// Moves to the end of the line, appending what it moves past to `line` where given.
+  std::uint64_t to_line_end(std::string* line);
   /// Reads until `want` characters lie past the cursor or the text ends; whether they do.
   bool fill(std::size_t want);
 
