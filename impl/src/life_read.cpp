@@ -154,8 +154,9 @@ private:
   std::int64_t x_ = 0;
   std::int64_t y_ = 0;
   std::shared_ptr<std::vector<LiveRun>> runs_ = std::make_shared<std::vector<LiveRun>>();
-  /// Runs kept before the first compact(): a few MiB.
-  static constexpr std::size_t kFirstCompaction = std::size_t{1} << 16;
+  /// Runs kept before the first compact(): 96 KiB. Each compact() at least doubles the next
+  /// one's size, so that the sorting takes O(n log n) over n runs listed, however they repeat.
+  static constexpr std::size_t kFirstCompaction = std::size_t{1} << 12;
   std::size_t compact_at_ = kFirstCompaction; ///< the size of runs_ that calls compact()
   Box box_;
 };
