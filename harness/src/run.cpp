@@ -87,10 +87,11 @@ bool is_streamed(const ExperimentInfo& info, const RunRequest& request) {
   return info.advance_universe_file && !request.rule && is_universe_file(*request.input);
 }
 
-/// Removes a file when it goes out of scope.
+/// Removes a file when it goes out of scope, or when a signal ends the run.
 class RemovedAtEnd {
 public:
-  explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
+  explicit RemovedAtEnd(std::filesystem::path path)
+      : path_(std::move(path)), on_interrupt_(path_) {}
   RemovedAtEnd(const RemovedAtEnd&) = delete;
   RemovedAtEnd& operator=(const RemovedAtEnd&) = delete;
   ~RemovedAtEnd() {
@@ -100,6 +101,7 @@ public:
 
 private:
   std::filesystem::path path_;
+  TemporaryInProgress on_interrupt_;
 };
 
 /// Writes the soup that a streamed run advances into `output` beside it, hidden.

@@ -72,8 +72,8 @@ std::array<std::array<char, kLongestPath>, kSlots> g_temporaries{};
 std::array<std::atomic<bool>, kSlots> g_claimed{};
 std::array<std::atomic<bool>, kSlots> g_published{};
 
-/// Notes `temporary` as being written until forget_in_progress(slot); the slot, or -1 where
-/// none is free or the path is too long (it is then left behind, as by a kill -9).
+/// Notes `temporary` until forget_in_progress(slot); the slot, or -1 where none is free or
+/// the path is too long (it is then left behind, as by a kill -9).
 int note_in_progress(const std::filesystem::path& temporary) {
   const std::string& text = temporary.native();
   if (text.size() >= kLongestPath) return -1;
@@ -93,19 +93,6 @@ void forget_in_progress(int slot) {
   g_published[static_cast<std::size_t>(slot)].store(false);
   g_claimed[static_cast<std::size_t>(slot)].store(false);
 }
-
-/// note_in_progress() for as long as it lives.
-class InProgress {
-public:
-  explicit InProgress(const std::filesystem::path& temporary)
-      : slot_(note_in_progress(temporary)) {}
-  ~InProgress() { forget_in_progress(slot_); }
-  InProgress(const InProgress&) = delete;
-  InProgress& operator=(const InProgress&) = delete;
-
-private:
-  int slot_;
-};
 
 /// Flushes `file` (or a folder) to the disk; errors name `shown`, the file the user asked for.
 void sync_to_disk(const std::filesystem::path& file, const std::filesystem::path& shown) {
@@ -131,11 +118,18 @@ void sync_folder_of(const std::filesystem::path& path) {
 
 } // namespace
 
+TemporaryInProgress::TemporaryInProgress(const std::filesystem::path& temporary)
+    : slot_(note_in_progress(temporary)) {}
+
+TemporaryInProgress::~TemporaryInProgress() {
+  forget_in_progress(slot_);
+}
+
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path target = through_links(path);
   const std::filesystem::path temporary = temporary_beside(target);
-  const InProgress in_progress(temporary);
+  const TemporaryInProgress in_progress(temporary);
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
   try {
@@ -157,7 +151,7 @@ void write_file_atomically(const std::filesystem::path& path,
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
     : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)),
-      in_progress_(note_in_progress(temporary_)) {
+      in_progress_(temporary_) {
   fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
   try {
@@ -173,7 +167,6 @@ MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64
     ::close(fd_);
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
-    forget_in_progress(in_progress_);
     throw;
   }
 }
@@ -185,7 +178,6 @@ MappedFileWriter::~MappedFileWriter() {
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
   }
-  forget_in_progress(in_progress_);
 }
 
 void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length) const {

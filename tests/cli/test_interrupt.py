@@ -53,6 +53,26 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
                                         code=128 + signum)
                 self.assertEqual(os.listdir(out), [])
 
+    def test_a_streamed_run_leaves_neither_its_pass_nor_its_soup(self):
+        # A soup written beside the output, then advanced from there by passes: a signal
+        # during a pass removes the pass's temporary and the soup's start.
+        folder = lbtest.experiment_folder(self, "cpu-outofcore")
+        out = self.box.path("out")
+        os.makedirs(out)
+
+        def passing():
+            names = os.listdir(out)
+            return ".o.lbu.tmp-soup" in names and any(
+                name.startswith(".o.lbu.tmp-") and name != ".o.lbu.tmp-soup" for name in names)
+
+        proc = self.box.interrupt("run", "--impl", "cpu-outofcore", "--experiments", folder,
+                                  "--soup", "4096x4096,0.5,1", "--generations", "1000",
+                                  "--output", os.path.join(out, "o.lbu"), when=passing,
+                                  signum=signal.SIGTERM)
+        self.assertOneErrorLine(proc, "interrupted by signal 15 (Terminated)", code=143)
+        # The output a completed pass left, if one did, is a whole generation and stays.
+        self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
+
 
 if __name__ == "__main__":
     lbtest.main()
