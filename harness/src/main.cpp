@@ -10,12 +10,15 @@
 #include "verification.hpp"
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <benchmark/benchmark.h>
 #include <csignal>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace lifebench::harness {
 namespace {
@@ -26,6 +29,33 @@ void require_optimised_build() {
   if (type != "Release" && type != "RelWithDebInfo") {
     throw Error("benchmarks need an optimised build (Release or RelWithDebInfo), this one is '" +
                 type + "': use a sweep preset");
+  }
+}
+
+/// The line each interrupting signal prints, made before any arrives: a handler may only
+/// write it.
+std::array<std::string, NSIG> g_interrupted_lines;
+
+/// Ends `run` on an interrupting signal as on an error: the temporary being written is removed
+/// (it may hold up to a whole universe), one line says why, and the exit status is 128 + the
+/// signal's number, as a shell reports it.
+extern "C" void on_interrupt(int signal) {
+  remove_temporaries_in_progress();
+  const std::string& line = g_interrupted_lines[static_cast<std::size_t>(signal)];
+  (void)!::write(STDERR_FILENO, line.data(), line.size());
+  ::_exit(128 + signal);
+}
+
+void end_cleanly_on_interrupts() {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    const char* name = ::strsignal(signal);
+    g_interrupted_lines[static_cast<std::size_t>(signal)] =
+        "lifebench: error: interrupted by signal " + std::to_string(signal) +
+        (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigfillset(&action.sa_mask); // one handler at a time
+    ::sigaction(signal, &action, nullptr);
   }
 }
 
@@ -165,6 +195,7 @@ int main_with_errors(int argc, char** argv) {
   }
   if (run_cmd->parsed()) {
     if (!run_request.input && !run_request.soup) throw Error("run needs --input or --soup");
+    end_cleanly_on_interrupts();
     run(info, resolve_params(info.name, info.axes, parse_param_pairs(pairs)), run_request);
     return 0;
   }
