@@ -39,7 +39,7 @@ std::array<std::string, NSIG> g_interrupted_lines;
 /// Ends `run` on an interrupting signal as on an error: the temporary being written is removed
 /// (it may hold up to a whole universe), one line says why, and the exit status is 128 + the
 /// signal's number, as a shell reports it.
-extern "C" void on_interrupt(int signal) {
+extern "C" void end_run_on_interrupt(int signal) {
   remove_temporaries_in_progress();
   const std::string& line = g_interrupted_lines[static_cast<std::size_t>(signal)];
   (void)!::write(STDERR_FILENO, line.data(), line.size());
@@ -53,7 +53,7 @@ void end_cleanly_on_interrupts() {
         "lifebench: error: interrupted by signal " + std::to_string(signal) +
         (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
     struct sigaction action {};
-    action.sa_handler = on_interrupt;
+    action.sa_handler = end_run_on_interrupt;
     sigfillset(&action.sa_mask); // one handler at a time
     ::sigaction(signal, &action, nullptr);
   }
