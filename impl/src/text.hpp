@@ -42,9 +42,6 @@ ParseError parse_error(const std::string& source, std::size_t line, std::size_t 
 /// The whole of `in`; throws Error naming `source` on a read error.
 std::string read_text(std::istream& in, const std::string& source);
 
-/// `text` in double quotes, for naming the offending text in a message.
-std::string quote(std::string_view text);
-
 /// The low `digits` hexadecimal digits of `value`, lowercase, leading zeros kept.
 std::string hex(std::uint64_t value, int digits);
 
