@@ -7,7 +7,8 @@
 # The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
 # nowrite, garbage, unsupported, partial (writes half a file, then is killed),
 # stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop),
-# sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each).
+# sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each),
+# slow (writes its pid to <name>.pid, then sleeps an hour).
 # A describe that hangs first creates <name>.describing.
 # Every bench call is appended to <name>.log as one JSON line.
 import json
@@ -84,6 +85,11 @@ def bench(conf, args):
         child = subprocess.Popen(["sleep", "3600"])
         with open(os.path.join(HERE, NAME + ".grandchild"), "w") as f:
             f.write(str(child.pid))
+        time.sleep(3600)
+    if mode == "slow":
+        with open(os.path.join(HERE, NAME + ".pid.tmp"), "w") as f:
+            f.write(str(os.getpid()))
+        os.rename(os.path.join(HERE, NAME + ".pid.tmp"), os.path.join(HERE, NAME + ".pid"))
         time.sleep(3600)
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
