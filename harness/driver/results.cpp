@@ -3,8 +3,10 @@
 #include "google_benchmark_json.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
+#include "results_schema.hpp"
 #include "text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -83,27 +85,40 @@ std::string binary_hash(const std::vector<fs::path>& files) {
 }
 
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const fs::path& dir) {
-  std::map<std::string, std::map<std::string, nlohmann::json>> recorded;
+read_recorded_results(const fs::path& dir, bool validate) {
+  std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const fs::path& file = entry.path();
-    if (file.extension() != ".json" || file.filename() == kManifestFile ||
-        file.filename() == kBenchmarksFile || is_temporary(file)) {
-      continue;
+    if (file.extension() == ".json" && file.filename() != kManifestFile &&
+        file.filename() != kBenchmarksFile && !is_temporary(file)) {
+      files.push_back(file);
     }
-    const nlohmann::json results = read_json_object(file);
-    const auto experiment = results.find("experiment");
-    const auto configurations = results.find("configurations");
-    if (experiment == results.end() || !experiment->is_string() ||
-        configurations == results.end() || !configurations->is_array()) {
+  }
+  std::sort(files.begin(), files.end()); // the same message whatever the folder's order
+  std::map<std::string, std::map<std::string, nlohmann::json>> recorded;
+  std::map<std::string, fs::path> file_of; // experiment or config_id → the file holding it
+  const auto hold = [&](const std::string& what, const std::string& key, const fs::path& file) {
+    const auto [it, first] = file_of.emplace(key, file);
+    if (first) return;
+    throw Error(it->second == file ? file.string() + " holds " + what + " twice"
+                                   : it->second.string() + " and " + file.string() + " both hold " +
+                                         what + ": keep one of them");
+  };
+  for (const auto& file : files) {
+    nlohmann::json results = read_json_object(file);
+    if (!results["experiment"].is_string() || !results["configurations"].is_array()) {
       throw Error(file.string() + " is not an experiment's results file");
     }
     check_schema(file, results);
-    auto& by_id = recorded[experiment->get<std::string>()];
-    for (const auto& result : *configurations) {
-      if (result.is_object() && result.contains("config_id") && result["config_id"].is_string()) {
-        by_id[result["config_id"].get<std::string>()] = result;
-      }
+    if (validate) check_against_schema(file, results, "experiment_results");
+    const auto experiment = results["experiment"].get<std::string>();
+    hold("the results of experiment " + quote(experiment, '\''), "experiment " + experiment, file);
+    auto& by_id = recorded[experiment];
+    for (auto& result : results["configurations"]) {
+      const std::string id = string_at(result, "config_id");
+      if (id.empty()) continue; // a result of no configuration (validate refuses it)
+      hold("configuration " + quote(id, '\''), "config_id " + id, file);
+      by_id[id] = std::move(result);
     }
   }
   return recorded;
@@ -146,7 +161,7 @@ ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
     previous_experiments_ = manifest["experiments"];
   }
   try {
-    previous_ = read_recorded_results(dir_);
+    previous_ = read_recorded_results(dir_, true);
   } catch (const Error& e) {
     throw Error(std::string("cannot resume: ") + e.what());
   }

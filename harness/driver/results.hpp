@@ -34,9 +34,11 @@ void check_schema(const std::filesystem::path& file, const nlohmann::json& conte
 
 /// What the experiment files of a results folder record (every *.json but the manifest,
 /// benchmarks.json and temporaries): experiment → config_id → result. Throws Error naming
-/// a file that is not an experiment's results file or is of another schema.
+/// a file that is not an experiment's results file or is of another schema, and two files
+/// holding one experiment or one configuration (or one holding it twice); with `validate`,
+/// a file that is not valid against results.schema.json, naming the place in it.
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const std::filesystem::path& dir);
+read_recorded_results(const std::filesystem::path& dir, bool validate = false);
 
 /// 64-bit FNV-1a of the files' bytes, one after the other, as "0x" and 16 hex digits;
 /// throws Error if one is unreadable.
