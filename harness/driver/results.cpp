@@ -176,8 +176,17 @@ std::optional<nlohmann::json> ResultsFolder::previous(const std::string& experim
   return it->second;
 }
 
+std::size_t ResultsFolder::count_outside(const std::set<std::string>& ids) const {
+  std::size_t outside = 0;
+  for (const auto& [experiment, by_id] : previous_) {
+    for (const auto& [id, result] : by_id)
+      outside += ids.contains(id) ? 0 : 1;
+  }
+  return outside;
+}
+
 void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string>& experiments,
-                          std::size_t total) {
+                          std::size_t total, const std::set<std::string>& ids) {
   std::error_code error;
   fs::create_directories(dir_, error);
   if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
@@ -194,13 +203,14 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
     results_[experiment];
   std::size_t position = total;
   for (const auto& [experiment, by_id] : previous_) {
-    if (results_.contains(experiment)) continue;
-    if (previous_experiments_.contains(experiment)) {
+    const bool in_run = results_.contains(experiment);
+    if (!in_run && previous_experiments_.contains(experiment)) {
       manifest_["experiments"][experiment] = previous_experiments_[experiment];
     }
     for (const auto& [id, result] : by_id) {
+      if (ids.contains(id)) continue;
       count(manifest_["configurations"], result);
-      others_[position++] = result;
+      (in_run ? results_[experiment] : others_)[position++] = result;
     }
   }
   manifest_["configurations"]["total"] = position;

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,14 +57,19 @@ public:
   [[nodiscard]] std::optional<nlohmann::json> previous(const std::string& experiment,
                                                        const std::string& config_id) const;
 
+  /// How many of the results an earlier run recorded are of configurations other than `ids`
+  /// (config_ids): those start() keeps as they are.
+  [[nodiscard]] std::size_t count_outside(const std::set<std::string>& ids) const;
+
   /// Creates the folder and prepares the manifest (its "started" kept from an earlier
   /// run when resuming) and an <experiment>.json for each of `experiments`; writes
   /// nothing, so that the results kept from an earlier run can be recorded first. When
-  /// resuming, the folder's other experiments (another --impl or sweep measured them) keep
-  /// their files untouched, their manifest entries, and their place in the manifest's
-  /// counts and in benchmarks.json.
+  /// resuming, the results of configurations other than this run's `ids` (another --impl or
+  /// sweep measured them) stay: the folder's other experiments keep their files untouched,
+  /// and this run's experiments keep them after its own configurations; all keep their
+  /// manifest entries and their place in the manifest's counts and in benchmarks.json.
   void start(nlohmann::json manifest, const std::vector<std::string>& experiments,
-             std::size_t total);
+             std::size_t total, const std::set<std::string>& ids);
 
   /// Records the result of the configuration at `position` of the sweep; writes the
   /// experiment's file, benchmarks.json and the manifest unless `write` is false.

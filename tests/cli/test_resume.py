@@ -38,7 +38,7 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(self.box.results("out", "fake"), before)
         self.assertEqual(self.box.manifest("out")["configurations"]["done"], 4)
 
-    def test_resume_runs_new_configurations_and_drops_old_ones(self):
+    def test_resume_runs_new_configurations_and_keeps_old_ones(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)
         changed = SWEEP.replace('["8x8", "16x16"]', '["16x16", "32x32"]')
         proc = self.bench(changed, "--resume")
@@ -46,9 +46,42 @@ class Resume(lbtest.CliTestCase):
         calls = self.box.bench_calls("fake")
         self.assertEqual(len(calls), 6)
         self.assertEqual({c["problem"] for c in calls[4:]}, {"B3/S23:T32,32"})
+        self.assertIn("lifebench: 4 configurations, 2 done earlier; 2 results of configurations "
+                      "outside this run kept in the folder as they were; results in out",
+                      proc.stdout.splitlines()[0])
+        # This run's configurations in its order, then those it does not include.
         self.assertEqual(self.ids(), [
             "fake|B3/S23:T16,16|g1|threads=1", "fake|B3/S23:T16,16|g1|threads=2",
-            "fake|B3/S23:T32,32|g1|threads=1", "fake|B3/S23:T32,32|g1|threads=2"])
+            "fake|B3/S23:T32,32|g1|threads=1", "fake|B3/S23:T32,32|g1|threads=2",
+            "fake|B3/S23:T8,8|g1|threads=1", "fake|B3/S23:T8,8|g1|threads=2"])
+
+    def test_resume_with_another_sweep_drops_no_result(self):
+        # Another sweep sharing one configuration with the folder's kept that one and dropped
+        # the other two from fake.json, benchmarks.json and the manifest, saying nothing.
+        mine = SWEEP.replace('["8x8", "16x16"]', '["8x8", "16x16", "32x32"]').replace(
+            "threads = [1, 2]", "threads = 1")
+        self.assertEqual(self.bench(mine).returncode, 0)
+        other = self.box.write("other.toml", mine.replace('"8x8", "16x16", "32x32"',
+                                                          '"16x16", "64x64"'))
+        proc = self.box.run("bench", "--sweep", other, "--out", "out", "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("lifebench: 2 configurations, 1 done earlier; 2 results of configurations "
+                      "outside this run kept in the folder as they were; results in out",
+                      proc.stdout.splitlines()[0])
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # 64x64 alone ran
+        shapes = ["64,64", "16,16", "32,32", "8,8"]
+        self.assertEqual(sorted(self.ids()),
+                         sorted("fake|B3/S23:T%s|g1|threads=1" % s for s in shapes))
+        manifest = self.box.manifest("out")
+        self.assertEqual(manifest["configurations"],
+                         {"total": 4, "done": 4, "ok": 4, "failed": 0, "unsupported": 0,
+                          "unavailable": 0})
+        with open(self.box.path("out/benchmarks.json")) as f:
+            names = {b["name"] for b in json.load(f)["benchmarks"] if b["run_type"] == "iteration"}
+        self.assertEqual(names, set(self.ids()))
+        dry = self.box.run("bench", "--sweep", other, "--out", "out", "--resume", "--dry-run")
+        self.assertIn("(2 done earlier) would go to out; 2 results of configurations outside "
+                      "this run kept in the folder as they were;", dry.stdout)
 
     def edit_results(self, edit):
         """Applies `edit` to the folder's fake.json."""
