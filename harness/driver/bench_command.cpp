@@ -6,6 +6,7 @@
 #include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/result_record.hpp"
+#include "machine_load.hpp"
 #include "process.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
@@ -365,7 +366,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const std::vector<std::string> gpus = parallel_gpu_ids(options.parallel_gpus);
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
-  ResultsFolder folder(out, options.resume);
+  ResultsFolder folder(out, options.resume, !options.dry_run);
   const Plan plan = make_plan(configurations, folder);
   const std::vector<std::string>& experiments = plan.experiments;
   const std::map<std::string, std::string>& hashes = plan.hashes;
@@ -399,6 +400,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                              {"command", options.command_line},
                              {"build", build_environment()},
                              {"host", host_environment()},
+                             {"load", load_at_start()},
                              {"experiments", manifest_experiments}};
   // Kept results are recorded before anything is written, so that no file is
   // ever rewritten without them.

@@ -3,14 +3,24 @@
 #include "google_benchmark_json.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
+#include "machine_load.hpp"
 #include "results_schema.hpp"
 #include "text.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <utility>
 
 namespace lifebench::driver {
 namespace {
@@ -40,7 +50,56 @@ void count(nlohmann::json& counts, const nlohmann::json& result) {
   if (counts.contains(status)) counts[status] = counts[status].get<std::size_t>() + 1;
 }
 
+/// The process holding a flock() on `dir`, as /proc/locks gives it
+/// ("1: FLOCK  ADVISORY  WRITE 1234 fe:00:10952777 0 EOF"), described; "another process" where
+/// it does not say.
+std::string lock_holder(const fs::path& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) != 0) return "another process";
+  std::array<char, 64> file_id{};
+  std::snprintf(file_id.data(), file_id.size(), "%02x:%02x:%llu", ::major(info.st_dev),
+                ::minor(info.st_dev), static_cast<unsigned long long>(info.st_ino));
+  std::ifstream locks("/proc/locks");
+  for (std::string line; std::getline(locks, line);) {
+    std::istringstream fields(line);
+    std::string id, type, mode, access, pid, where;
+    fields >> id >> type >> mode >> access >> pid >> where;
+    if (type == "FLOCK" && where == file_id.data()) {
+      return "process " + describe_process(static_cast<pid_t>(std::atol(pid.c_str())));
+    }
+  }
+  return "another process";
+}
+
 } // namespace
+
+FolderLock::FolderLock(const fs::path& dir)
+    : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  if (fd_ < 0) {
+    throw Error("cannot open results folder " + dir.string() + ": " + std::strerror(errno));
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(std::exchange(fd_, -1));
+    if (error != EWOULDBLOCK) {
+      throw Error("cannot lock results folder " + dir.string() + ": " + std::strerror(error));
+    }
+    throw Error("results folder " + dir.string() + " is in use by " + lock_holder(dir) +
+                ": wait for it to end, or use another --out");
+  }
+}
+
+FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = std::exchange(other.fd_, -1);
+  return *this;
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 std::string string_at(const nlohmann::json& object, const char* key) {
   if (!object.is_object()) return {};
@@ -132,10 +191,12 @@ void check_schema(const fs::path& file, const nlohmann::json& contents) {
   }
 }
 
-ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
+ResultsFolder::ResultsFolder(fs::path dir, bool resume, bool lock)
+    : dir_(std::move(dir)), lock_wanted_(lock) {
   std::error_code error;
   if (!fs::exists(dir_, error)) return;
   if (!fs::is_directory(dir_, error)) throw Error("results folder " + dir_.string() + " is a file");
+  if (lock_wanted_) lock_ = FolderLock(dir_);
   const bool empty = fs::is_empty(dir_, error);
   const bool has_manifest = fs::exists(dir_ / kManifestFile, error);
   if (!resume) {
@@ -190,6 +251,7 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
   std::error_code error;
   fs::create_directories(dir_, error);
   if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
+  if (lock_wanted_ && !lock_.held()) lock_ = FolderLock(dir_);
   // Temporaries of a driver that was killed while writing.
   for (const auto& entry : fs::directory_iterator(dir_)) {
     if (is_temporary(entry.path())) fs::remove(entry.path(), error);
@@ -237,6 +299,7 @@ void ResultsFolder::write_all() {
 
 void ResultsFolder::finish() {
   manifest_["finished"] = utc_now_iso();
+  if (manifest_.contains("load")) note_load_at_end(manifest_["load"]);
   write_manifest();
 }
 

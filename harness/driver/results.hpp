@@ -45,11 +45,31 @@ read_recorded_results(const std::filesystem::path& dir, bool validate = false);
 /// throws Error if one is unreadable.
 std::string binary_hash(const std::vector<std::filesystem::path>& files);
 
+/// flock() on a results folder itself, held while a run writes there: a second run into the
+/// folder is refused, naming this process. The kernel lets it go when the process ends,
+/// however it ends, and nothing of it is left in the folder.
+class FolderLock {
+public:
+  FolderLock() = default;
+  /// Throws Error naming the process that holds `dir` (its pid and command line).
+  explicit FolderLock(const std::filesystem::path& dir);
+  FolderLock(FolderLock&& other) noexcept;
+  FolderLock& operator=(FolderLock&& other) noexcept;
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+  [[nodiscard]] bool held() const { return fd_ >= 0; }
+
+private:
+  int fd_ = -1;
+};
+
 class ResultsFolder {
 public:
   /// Checks `dir` without touching it: an existing non-empty folder needs `resume`,
-  /// and then its results are loaded for previous().
-  ResultsFolder(std::filesystem::path dir, bool resume);
+  /// and then its results are loaded for previous(). With `lock`, the folder is held from
+  /// here (or from start(), which makes it) to the end, before anything is read.
+  ResultsFolder(std::filesystem::path dir, bool resume, bool lock);
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
@@ -91,6 +111,8 @@ private:
   void write_manifest() const;
 
   std::filesystem::path dir_;
+  bool lock_wanted_;
+  FolderLock lock_;
   std::optional<std::string> previous_started_;
   std::map<std::string, std::map<std::string, nlohmann::json>>
       previous_;                        // experiment → id → result
