@@ -120,10 +120,10 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     },
     .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
-           std::uint64_t generations, const lifebench::Params& params) {
+           std::uint64_t generations, const lifebench::Params& params, std::uint64_t origin) {
           lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
             const lifebench::Problem problem = lifebench::UniverseReader(in).header().problem;
-            lifebench::outofcore::advance<Kernel>(in, out, generations,
-                                                  lifebench::plan_of<Kernel>(problem, params));
+            lifebench::outofcore::advance<Kernel>(
+                in, out, generations, lifebench::plan_of<Kernel>(problem, params), origin);
           });
         }})

@@ -4,6 +4,7 @@
 // words stacked down columns (Figure 3); optionally a strip of such words along the row.
 #include "cuda/bpbc_tile.cuh"
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
@@ -71,14 +72,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (double_of(params) && problem.shape.height % 2 != 0) {
     return std::string("words=double updates pairs of rows: height must be even");
   }
-  constexpr std::int64_t max_grid_y = 65535; // one block column per strip of word columns
-  const std::int64_t strip = params.get_int("columns_per_thread");
-  if (problem.shape.width / 64 > max_grid_y * strip) {
-    return "width must be at most " + std::to_string(max_grid_y * strip * 64) +
-           " (one block column per strip of columns_per_thread word columns, CUDA's grid y "
-           "limit)";
-  }
-  return std::nullopt;
+  const std::int64_t strip_cells = 64 * params.get_int("columns_per_thread");
+  return cuda::beyond_grid_yz("width", problem.shape.width, strip_cells,
+                              "a block per strip of columns_per_thread words");
 }
 
 } // namespace

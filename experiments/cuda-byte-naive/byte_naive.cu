@@ -5,6 +5,7 @@
 // in how they reach the neighbours (eight explicit loads against a 3x3 loop
 // with a bounds test per neighbour).
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
@@ -180,16 +181,11 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
     return "at most 2^32 cells (32-bit cell indices); this grid has " +
            std::to_string(shape.cells());
   }
-  constexpr std::int64_t max_grid_y = 65535; // CUDA's limit on gridDim.y
-  if (kernel_kind(params) == KernelKind::fujita && shape.height > max_grid_y) {
-    return "kernel=fujita launches one block row per cell row: height must be at most " +
-           std::to_string(max_grid_y) + " (CUDA's grid y limit)";
+  if (kernel_kind(params) == KernelKind::fujita) {
+    return cuda::beyond_grid_yz("height", shape.height, 1, "kernel=fujita: a block row per row");
   }
-  if (kernel_kind(params) == KernelKind::noif_char && shape.height > max_grid_y * kNoifTile) {
-    return "kernel=noif-char: height must be at most " + std::to_string(max_grid_y * kNoifTile) +
-           " (CUDA's grid y limit times 32)";
-  }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("height", shape.height, kNoifTile,
+                              "kernel=noif-char: " + std::to_string(kNoifTile) + "-row blocks");
 }
 
 } // namespace

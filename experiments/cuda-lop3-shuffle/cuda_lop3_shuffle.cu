@@ -4,6 +4,7 @@
 // generations per launch in registers, the rows just above and below its own
 // taken from the neighbouring lanes with __shfl_up_sync/__shfl_down_sync; the grid's
 // words column after column, as the blog stores them.
+#include "cuda/grid_limits.cuh"
 #include "cuda/packed_simulator.cuh"
 #include "window.cuh"
 
@@ -22,7 +23,6 @@ namespace sw = shuffle_window;
 constexpr unsigned kWarp = 32;
 constexpr unsigned kFullMask = 0xFFFFFFFFU;
 constexpr int kMaxSteps = 16; // the window's padding: 16 cells each side
-constexpr std::int64_t kMaxGridY = 65535;
 
 /// Where the grid's words are: `rows` one row after another (as the other packed
 /// experiments), or `columns`, one column of words after another (as the blog's
@@ -191,7 +191,8 @@ private:
   void transpose_words(unsigned rows, unsigned columns) {
     if (layout_ == Layout::rows) return;
     const dim3 block(32, 8);
-    const dim3 grid((columns + 31) / 32, std::min((rows + 31) / 32, 65535U));
+    const dim3 grid((columns + 31) / 32,
+                    std::min((rows + 31) / 32, static_cast<unsigned>(cuda::kMaxGridYZ)));
     transpose<<<grid, block, 0, stream()>>>(in(), out(), rows, columns);
     LIFEBENCH_CUDA_CHECK_LAUNCH();
     swap();
@@ -253,8 +254,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   const auto rows =
       static_cast<std::int64_t>(sw::output_rows(static_cast<unsigned>(work_per_thread(params)),
                                                 sw::padding_rows(static_cast<unsigned>(steps))));
-  if ((problem.shape.height + rows - 1) / rows > kMaxGridY) {
-    return "too many row tiles for CUDA's grid y limit (65535)";
+  if (auto reason = cuda::beyond_grid_yz("height", problem.shape.height, rows,
+                                         "row tiles of " + std::to_string(rows) + " rows")) {
+    return reason;
   }
   return cuda_packed::beyond_device_memory(problem);
 }

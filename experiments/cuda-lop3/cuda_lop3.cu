@@ -1,6 +1,7 @@
 // Seed 000, "LOP3": one thread per 32-cell word, one generation per launch, the
 // next state of the word's cells from its eight neighbour words by the blog's
 // hand-written 11-LOP3 sequence or the SAT solver's 10-LOP3 one.
+#include "cuda/grid_limits.cuh"
 #include "cuda/life_lop3.cuh"
 #include "cuda/packed_simulator.cuh"
 
@@ -18,7 +19,6 @@ enum class Sequence { human11, sat10 };
 
 constexpr unsigned kBlockX = 32; // words along a row: a warp reads 128 contiguous bytes
 constexpr unsigned kBlockY = 8;  // rows
-constexpr std::int64_t kMaxGridY = 65535;
 
 /// One generation: thread (x, y) writes word x of row y. Torus: rows and words
 /// wrap around; dead: words outside the grid read as 0.
@@ -108,9 +108,9 @@ private:
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
   if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
   if (auto reason = cuda_packed::beyond_32bit_indices(problem)) return reason;
-  if (problem.shape.height > kMaxGridY * kBlockY) {
-    return "height must be at most " + std::to_string(kMaxGridY * kBlockY) +
-           " (CUDA's grid y limit times 8 rows per block)";
+  if (auto reason = cuda::beyond_grid_yz("height", problem.shape.height, kBlockY,
+                                         std::to_string(kBlockY) + "-row blocks")) {
+    return reason;
   }
   return cuda_packed::beyond_device_memory(problem);
 }

@@ -4,6 +4,7 @@
 // neighbourhood. One generation per launch.
 #include "common/lut4x4.hpp"
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/grid_limits.cuh"
 #include "cuda/lut4x4_table.cuh"
 #include "lifebench/experiment.hpp"
 
@@ -132,11 +133,8 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
            shape.to_string();
   }
   constexpr std::int64_t max_side = std::int64_t{1} << 30; // int cell coordinates
-  if (shape.width > max_side || shape.height > std::int64_t{65535} * kTile) {
-    return "width at most 2^30 (32-bit coordinates) and height at most 65535 x 64 (CUDA's grid "
-           "y limit)";
-  }
-  return std::nullopt;
+  if (shape.width > max_side) return std::string("width at most 2^30 (32-bit coordinates)");
+  return cuda::beyond_grid_yz("height", shape.height, kTile, std::to_string(kTile) + "-row tiles");
 }
 
 } // namespace

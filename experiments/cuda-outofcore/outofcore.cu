@@ -393,15 +393,18 @@ public:
   /// Advances `in` by `generations` into `out` (`in` itself for in place); adds each
   /// stage's seconds to `seconds` (the write stage's includes the time spent waiting for
   /// a pass to reach the disk). Each pass is written beside `out` and renamed into place;
-  /// with overlap the next pass reads the new file while it is synced and renamed.
+  /// with overlap the next pass reads the new file while it is synced and renamed. Each
+  /// pass's header carries `origin` (UniverseHeader::origin).
   void advance(const fs::path& in, const fs::path& out, std::uint64_t generations,
-               pipeline::StageSeconds& seconds) {
+               pipeline::StageSeconds& seconds,
+               std::optional<std::uint64_t> origin = std::nullopt) {
     auto reader = std::make_unique<UniverseReader>(in);
     std::future<void> committing; // the pass before, on its way to the disk
     const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout_);
     const std::int64_t height = std::visit([](const auto& l) { return l.height; }, layout_);
     while (generations > 0) {
       UniverseHeader next = reader->header();
+      next.origin = origin;
       if (next.problem.shape.height != height || next.words_per_row() != row_words) {
         throw Error("out-of-core: " + next.problem.to_string() + " is not the universe planned");
       }
@@ -574,9 +577,9 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     },
     .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
-           std::uint64_t generations, const lifebench::Params& params) {
+           std::uint64_t generations, const lifebench::Params& params, std::uint64_t origin) {
           const lifebench::Planned p =
               lifebench::planned(params, lifebench::UniverseReader(in).header());
           lifebench::outofcore_pipeline::StageSeconds ignored;
-          lifebench::OutOfCore(p.layout, p.plan).advance(in, out, generations, ignored);
+          lifebench::OutOfCore(p.layout, p.plan).advance(in, out, generations, ignored, origin);
         }})

@@ -4,6 +4,7 @@
 // 4x4 table of version 2, one per 2x2 quadrant. One generation per launch.
 #include "blocks.hpp"
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/grid_limits.cuh"
 #include "cuda/lut4x4_table.cuh"
 #include "lifebench/experiment.hpp"
 
@@ -109,11 +110,8 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
            shape.to_string();
   }
   constexpr std::int64_t max_width = std::int64_t{1} << 32; // int uint16 coordinates
-  if (shape.width > max_width || shape.height > std::int64_t{65535} * kTile) {
-    return "width at most 2^32 (32-bit coordinates) and height at most 65535 x 128 (CUDA's "
-           "grid y limit)";
-  }
-  return std::nullopt;
+  if (shape.width > max_width) return std::string("width at most 2^32 (32-bit coordinates)");
+  return cuda::beyond_grid_yz("height", shape.height, kTile, std::to_string(kTile) + "-row tiles");
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "common/bitsliced3d.hpp"
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
+#include "cuda/grid_limits.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lifebench/number_text.hpp"
@@ -29,9 +30,8 @@ namespace {
 
 namespace b3 = bitsliced3d;
 
-constexpr int kBlock = 128;         // threads per block
-constexpr int kMinPlanes = 4;       // shorter walks recompute too many xy-sums
-constexpr int kMaxSegments = 65535; // gridDim.y
+constexpr int kBlock = 128;   // threads per block
+constexpr int kMinPlanes = 4; // shorter walks recompute too many xy-sums
 
 /// The lanes of a warp that `threads` threads fill (all of them from 32 on): a block of
 /// fewer shuffles within its own lanes.
@@ -254,9 +254,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (planes != "auto") {
     const std::int64_t value = params.get_int("planes");
     if (value < 1) return std::string("planes must be 'auto' or at least 1");
-    if ((shape.depth + value - 1) / value > kMaxSegments) {
+    if ((shape.depth + value - 1) / value > cuda::kMaxGridYZ) {
       return "planes must be at least " +
-             std::to_string((shape.depth + kMaxSegments - 1) / kMaxSegments) +
+             std::to_string((shape.depth + cuda::kMaxGridYZ - 1) / cuda::kMaxGridYZ) +
              " (one block row per walk along z: CUDA's grid y limit)";
     }
   }

@@ -4,6 +4,7 @@
 // reverse order is correct but slow).
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/cube3d.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <memory>
@@ -64,12 +65,11 @@ private:
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
   if (auto reason = cube::unsupported(problem)) return reason;
-  if (problem.shape.depth > cube::max_grid_yz ||
-      problem.shape.height > cube::max_grid_yz * kBlockY) {
-    return "depth must be at most " + std::to_string(cube::max_grid_yz) + " and height at most " +
-           std::to_string(cube::max_grid_yz * kBlockY) + " (CUDA's grid limits)";
+  if (auto reason = cuda::beyond_grid_yz("depth", problem.shape.depth, 1, "a block per plane")) {
+    return reason;
   }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("height", problem.shape.height, kBlockY,
+                              std::to_string(kBlockY) + "-row blocks");
 }
 
 } // namespace

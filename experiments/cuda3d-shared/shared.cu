@@ -4,6 +4,7 @@
 // each of its z_iter + 2 planes from global memory once instead of three times.
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/cube3d.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <memory>
@@ -112,13 +113,12 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (shape.width >= (std::int64_t{1} << 30) || shape.height >= (std::int64_t{1} << 30)) {
     return std::string("width and height must be below 2^30 (signed 32-bit coordinates)");
   }
-  if ((shape.height + output_tile - 1) / output_tile > cube::max_grid_yz ||
-      (shape.depth + z_iter - 1) / z_iter > cube::max_grid_yz) {
-    return "ceil(height/" + std::to_string(output_tile) +
-           ") and ceil(depth/z_iter) must be at most " + std::to_string(cube::max_grid_yz) +
-           " (CUDA's grid limits)";
+  if (auto reason = cuda::beyond_grid_yz("height", shape.height, output_tile,
+                                         "tiles of " + std::to_string(output_tile) + " rows")) {
+    return reason;
   }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("depth", shape.depth, z_iter,
+                              "z_iter=" + std::to_string(z_iter) + " planes a block");
 }
 
 } // namespace

@@ -19,27 +19,44 @@ std::string hex(std::uint64_t value) {
   return text.data();
 }
 
+nlohmann::json final_state_json(const FinalStateCheck& check) {
+  using Status = FinalStateCheck::Status;
+  nlohmann::json json = {{"status", check.status == Status::passed   ? "passed"
+                                    : check.status == Status::failed ? "failed"
+                                                                     : "not_run"},
+                         {"generations", check.generations}};
+  if (check.status != Status::passed) json["reason"] = check.reason;
+  return json;
+}
+
 nlohmann::json verification_json(const std::optional<ResultVerification>& verification) {
   if (!verification) return {{"status", "not_run"}};
   const ResultVerification& v = *verification;
-  return {{"status", v.passed ? "passed" : "failed"},
-          {"problem", v.problem.to_string()},
-          {"generations", v.generations},
-          {"soup", v.soup},
-          {"reference_hash", hex(v.reference_hash)},
-          {"first_difference",
-           v.passed ? nlohmann::json(nullptr) : nlohmann::json(v.first_difference)}};
+  return {
+      {"status", v.passed ? "passed" : "failed"},
+      {"problem", v.problem.to_string()},
+      {"generations", v.generations},
+      {"soup", v.soup},
+      {"reference_hash", hex(v.reference_hash)},
+      {"first_difference", v.passed ? nlohmann::json(nullptr) : nlohmann::json(v.first_difference)},
+      {"scope", v.timed_problem ? "timed_problem" : "smaller_problem"},
+      {"final_state", final_state_json(v.final_state)}};
 }
 
 nlohmann::json timing_json(const ResultTiming& t) {
-  nlohmann::json timing = {{"clock", t.clock},
-                           {"warmup", t.warmup},
-                           {"repetitions", t.repetitions},
-                           {"seconds", t.seconds},
-                           {"median_s", t.median_s},
-                           {"min_s", t.min_s},
-                           {"max_s", t.max_s},
-                           {"cv", t.cv}};
+  nlohmann::json timing = {
+      {"clock", t.clock},
+      {"warmup", t.warmup},
+      {"repetitions", t.repetitions},
+      {"seconds", t.seconds},
+      {"median_s", t.median_s},
+      {"min_s", t.min_s},
+      {"max_s", t.max_s},
+      {"cv", t.cv},
+      {"median_ci",
+       {{"low_s", t.median_ci.low}, {"high_s", t.median_ci.high}, {"level", t.median_ci.level}}},
+      {"stop", statistics::to_string(t.stop)},
+      {"target_rel_ci", t.target_rel_ci}};
   if (!t.phases.empty()) timing["phases"] = t.phases;
   return timing;
 }

@@ -8,6 +8,7 @@
 #include "lifebench/result_record.hpp"
 #include "machine_load.hpp"
 #include "process.hpp"
+#include "provenance.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
 #include "sweep_progress.hpp"
@@ -76,8 +77,10 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
   for (const auto& arg :
        {std::string("--problem"), c.problem.to_string(), std::string("--generations"),
         std::to_string(c.generations), std::string("--repetitions"), std::to_string(c.repetitions),
-        std::string("--warmup"), std::to_string(c.warmup), std::string("--json-out"),
-        json_out.string()}) {
+        std::string("--max-repetitions"), std::to_string(c.max_repetitions),
+        std::string("--target-rel-ci"), number_text(c.target_rel_ci),
+        std::string("--timing-budget-s"), number_text(c.timing_budget_s), std::string("--warmup"),
+        std::to_string(c.warmup), std::string("--json-out"), json_out.string()}) {
     request.argv.push_back(arg);
   }
   if (c.density) {
@@ -192,8 +195,9 @@ std::string some_of(const std::vector<std::string>& names) {
   return join(shown, ", ") + " and " + std::to_string(names.size() - kShown) + " more";
 }
 
-/// An earlier result stands when the same binary ran the same configuration with
-/// the same repetitions and warmup (a result timed nothing when it has no timing).
+/// An earlier result stands when the same binary ran the same configuration with the same
+/// warmup and target interval, and at least the repetitions asked now (a result timed
+/// nothing when it has no timing; one without a target was timed a fixed number of times).
 /// "unavailable" is not a measurement: it is tried again (the device may be back).
 /// A result measured beside others (--parallel-gpus) stands only where this lifebench would
 /// run it beside others too.
@@ -206,10 +210,12 @@ bool still_valid(const nlohmann::json& previous, const Configuration& c, const s
   if (beside_others && !runs_beside_others(*c.experiment)) return false;
   const auto timing = previous.find("timing");
   if (timing == previous.end()) return true;
-  const auto equals = [&](const char* key, int value) {
-    return timing->contains(key) && timing->at(key) == value;
+  const auto number = [&](const char* key) {
+    const auto it = timing->find(key);
+    return it != timing->end() && it->is_number() ? it->get<double>() : -1.0;
   };
-  return equals("repetitions", c.repetitions) && equals("warmup", c.warmup);
+  return number("repetitions") >= c.repetitions && number("warmup") == c.warmup &&
+         number("target_rel_ci") == c.target_rel_ci;
 }
 
 /// "ok 1.23e9 cells/s (2.1 s)", "FAILED: time limit of 60 s exceeded (65 s)".
@@ -367,6 +373,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
   ResultsFolder folder(out, options.resume, !options.dry_run);
+  const nlohmann::json machine = machine_environment(options.machine);
+  const nlohmann::json build = build_provenance();
+  if (options.resume && fs::exists(out / kManifestFile)) {
+    check_same_machine_and_source(out, read_json_object(out / kManifestFile), machine, build);
+  }
   const Plan plan = make_plan(configurations, folder);
   const std::vector<std::string>& experiments = plan.experiments;
   const std::map<std::string, std::string>& hashes = plan.hashes;
@@ -398,7 +409,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                                                   : nlohmann::json(nullptr)},
                              {"parallel_gpus", options.parallel_gpus},
                              {"command", options.command_line},
-                             {"build", build_environment()},
+                             {"machine", machine},
+                             {"build", build},
                              {"host", host_environment()},
                              {"load", load_at_start()},
                              {"experiments", manifest_experiments}};

@@ -43,6 +43,8 @@ struct BenchOptions {
   bool dry_run = false;
   int parallel_gpus = 1; ///< one-GPU configurations run this many at once, one a GPU
   std::vector<std::string> command_line; ///< recorded in the manifest
+  /// --machine: the machine's name in the results, else one derived from its hardware
+  std::optional<std::string> machine;
 };
 
 /// `lifebench bench`: expands the sweeps, runs each configuration in its own process.

@@ -1,12 +1,11 @@
 #include "google_benchmark_json.hpp"
 
+#include "lifebench/statistics.hpp"
 #include "results.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstddef>
-#include <numeric>
 #include <optional>
 #include <string>
 
@@ -58,33 +57,12 @@ std::vector<Repetition> repetitions_of(const nlohmann::json& result) {
   return repetitions;
 }
 
-double mean_of(const std::vector<double>& values) {
-  return std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-/// The sample standard deviation, as Google Benchmark's stddev aggregate.
-double stddev_of(const std::vector<double>& values) {
-  const double mean = mean_of(values);
-  double sum = 0;
-  for (double v : values)
-    sum += (v - mean) * (v - mean);
-  return std::sqrt(sum / double(values.size() - 1));
-}
-
 /// The value of one aggregate; "cv" is a fraction, the others seconds.
 double aggregate(const std::string& name, const std::vector<double>& values) {
-  if (name == "mean") return mean_of(values);
-  if (name == "median") return median_of(values);
-  const double stddev = stddev_of(values);
-  if (name == "stddev") return stddev;
-  const double mean = mean_of(values);
-  return mean > 0 ? stddev / mean : 0.0;
+  if (name == "mean") return statistics::mean(values);
+  if (name == "median") return statistics::median(values);
+  if (name == "stddev") return statistics::stddev(values);
+  return statistics::cv(values);
 }
 
 /// The entries of one configuration: its repetitions, then their aggregates.

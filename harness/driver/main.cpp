@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "lifebench/build_info.hpp"
 #include "lifebench/cli.hpp"
+#include "lifebench/environment.hpp"
 #include "lifebench/error.hpp"
 #include "process.hpp"
 
@@ -60,7 +61,8 @@ int main_with_errors(int argc, char** argv) {
   add_experiments_option(verify);
 
   auto* compare = app.add_subcommand(
-      "compare", "Compare two results folders: rates, ratio and a U test per configuration");
+      "compare", "Compare two results folders: per configuration the speedup of the median time "
+                 "with its interval, and a verdict against the noise");
   CompareOptions compare_options;
   add_compare_options(*compare, compare_options);
 
@@ -94,6 +96,19 @@ int main_with_errors(int argc, char** argv) {
                    "first N of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  bench
+      ->add_option("--machine", bench_options.machine,
+                   "The machine's name in the results (default: one made of its GPUs, CPU and "
+                   "cores, such as h100-80gb-hbm3-xeon-16c)")
+      ->envname("LIFEBENCH_MACHINE")
+      ->check(CLI::Validator(
+          [](const std::string& name) -> std::string {
+            if (valid_machine_name(name)) return {};
+            return "expected 1 to " + std::to_string(kMaxMachineName) +
+                   " letters, digits, '-', '_' or '.', the first a letter or digit, not \"" + name +
+                   "\"";
+          },
+          "NAME"));
   add_experiments_option(bench);
 
   // CLI11 would call a mistyped command "a subcommand is required".

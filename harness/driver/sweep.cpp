@@ -16,14 +16,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kRunKeys = {"sweeps", "experiment",   "rule",        "boundary",
-                                           "shape",  "density",      "generations", "repetitions",
-                                           "warmup", "time_limit_s", "params",      "table",
-                                           "row",    "column",       "ties"};
+const std::vector<std::string> kRunKeys = {
+    "sweeps",      "experiment",  "rule",   "boundary",        "shape",         "density",
+    "generations", "repetitions", "warmup", "time_limit_s",    "params",        "table",
+    "row",         "column",      "ties",   "max_repetitions", "target_rel_ci", "timing_budget_s"};
 /// What [defaults] may give every run: not what names a run's experiment or its cells.
 const std::vector<std::string> kDefaultKeys = {
-    "sweeps",      "rule",   "boundary",     "shape",  "density", "generations",
-    "repetitions", "warmup", "time_limit_s", "params", "table"};
+    "sweeps",        "rule",           "boundary",     "shape",  "density", "generations",
+    "repetitions",   "warmup",         "time_limit_s", "params", "table",   "max_repetitions",
+    "target_rel_ci", "timing_budget_s"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 /// The most configurations one `bench` expands, over all its sweeps' runs: more would take
 /// the driver's memory before any of them ran. Lists multiply, so a file of a megabyte could
@@ -165,6 +166,17 @@ public:
     if (!(value > 0) || !std::isfinite(value)) {
       fail(std::string(key) + " must be a finite number above 0, not " + format_number(value, 6),
            node);
+    }
+    return value;
+  }
+
+  /// A number strictly between 0 and 1.
+  std::optional<double> fraction(const char* key) const {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    const std::optional<double> value = node->is_number() ? node->value<double>() : std::nullopt;
+    if (!value || !(*value > 0 && *value < 1)) {
+      fail(std::string(key) + " must be a number between 0 and 1 (both excluded), e.g. 0.01", node);
     }
     return value;
   }
@@ -410,6 +422,16 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
   run.warmup = static_cast<int>(
       std::min<std::int64_t>(reader.integer("warmup", 0).value_or(run.warmup), 1'000'000));
   run.time_limit_s = reader.seconds("time_limit_s").value_or(run.time_limit_s);
+  run.max_repetitions = static_cast<int>(std::min<std::int64_t>(
+      reader.integer("max_repetitions", 1).value_or(std::max(run.max_repetitions, run.repetitions)),
+      1'000'000));
+  if (run.max_repetitions < run.repetitions) {
+    reader.fail("max_repetitions " + std::to_string(run.max_repetitions) +
+                    " is below repetitions " + std::to_string(run.repetitions),
+                reader.find("max_repetitions"));
+  }
+  run.target_rel_ci = reader.fraction("target_rel_ci").value_or(run.target_rel_ci);
+  run.timing_budget_s = reader.seconds("timing_budget_s").value_or(run.timing_budget_s);
 
   for (const auto& param : reader.params()) {
     const std::string& name = param.first;
@@ -640,6 +662,9 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
           c.density = density;
           c.generations = run.generations;
           c.repetitions = run.repetitions;
+          c.max_repetitions = run.max_repetitions;
+          c.target_rel_ci = run.target_rel_ci;
+          c.timing_budget_s = run.timing_budget_s;
           c.warmup = run.warmup;
           c.time_limit_s = run.time_limit_s;
           c.params = params;
@@ -653,9 +678,13 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
           }
           // One measurement fills every cell either run ties it to.
           Configuration& first = configurations[it->second];
-          if (first.repetitions != c.repetitions || first.warmup != c.warmup) {
+          if (first.repetitions != c.repetitions || first.warmup != c.warmup ||
+              first.max_repetitions != c.max_repetitions ||
+              first.target_rel_ci != c.target_rel_ci ||
+              first.timing_budget_s != c.timing_budget_s) {
             throw Error(c.origin + ": configuration " + c.config_id + " is also in " +
-                        first.origin + " with different repetitions or warmup (repetitions " +
+                        first.origin +
+                        " with different repetitions, warmup or stopping rule (repetitions " +
                         std::to_string(c.repetitions) + ", warmup " + std::to_string(c.warmup) +
                         " against " + std::to_string(first.repetitions) + ", " +
                         std::to_string(first.warmup) + ")");

@@ -4,7 +4,8 @@
 // clang-format off
 //   [defaults]                          # optional: what every run takes unless it gives its
 //   time_limit_s = 300                  # own; any of sweeps, rule, boundary, shape, density,
-//   params = { steps_per_launch = 8 }   # generations, repetitions, warmup, time_limit_s,
+//   params = { steps_per_launch = 8 }   # generations, repetitions, max_repetitions,
+//                                       # target_rel_ci, timing_budget_s, warmup, time_limit_s,
 //                                       # params (merged by parameter: a run's own parameter
 //                                       # wins) and table (of the runs that give row and
 //                                       # column; the others stay untied). Not experiment,
@@ -19,7 +20,12 @@
 //   density = 0.001                     # initial soup density in (0, 1], number or list
 //                                       # (default: the family's soup density)
 //   generations = 16                    # required
-//   repetitions = 5                     # default 5
+//   repetitions = 5                     # timed at least, default 5; then more until the
+//                                       # median's 95 % interval is within target_rel_ci:
+//   target_rel_ci = 0.01                # its half-width over the median, default 0.01
+//   max_repetitions = 100               # default 100 (or repetitions, if more)
+//   timing_budget_s = 5                 # default 5: no repetition past the minimum is begun
+//                                       # that would end after this much timing
 //   warmup = 1                          # default 1
 //   time_limit_s = 600                  # default 600
 //   params = { variant = ["a", "b"], threads = 4 }  # lists multiply (at most 100,000
@@ -66,7 +72,10 @@ struct SweepRun {
   std::vector<Shape> shapes;
   std::vector<double> densities; ///< empty: the family's soup density
   std::uint64_t generations = 0;
-  int repetitions = 5;
+  int repetitions = 5; ///< at least
+  int max_repetitions = 100;
+  double target_rel_ci = 0.01;
+  double timing_budget_s = 5;
   int warmup = 1;
   double time_limit_s = 600;
   std::vector<std::pair<std::string, std::vector<std::string>>> params; ///< by name
@@ -96,7 +105,10 @@ struct Configuration {
   Problem problem;
   std::optional<double> density; ///< as the sweep gives it; none: the family's soup density
   std::uint64_t generations = 0;
-  int repetitions = 5;
+  int repetitions = 5; ///< at least; the stopping rule's other three follow
+  int max_repetitions = 100;
+  double target_rel_ci = 0.01;
+  double timing_budget_s = 5;
   int warmup = 1;
   double time_limit_s = 600;
   std::map<std::string, std::string> params; ///< as the sweep gives them
@@ -117,7 +129,7 @@ std::string make_config_id(const std::string& experiment, const Problem& problem
 
 /// Shapes × densities × parameter product of every run, in order; one configuration reached
 /// twice is kept once with the union of their ties, and throws Error if the two
-/// disagree on repetitions or warmup.
+/// disagree on repetitions, warmup or the stopping rule.
 std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
 
 } // namespace lifebench::driver

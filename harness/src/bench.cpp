@@ -7,10 +7,9 @@
 
 #include <algorithm>
 #include <benchmark/benchmark.h>
-#include <cmath>
+#include <chrono>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <sstream>
 
 namespace lifebench::harness {
@@ -32,31 +31,98 @@ public:
   std::vector<double> seconds;
 };
 
-/// The middle value, or the mean of the two middle ones; `values` must not be empty.
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+/// What the timed repetitions gave.
+struct Timed {
+  std::vector<double> seconds;                       ///< each repetition's, in order
+  std::map<std::string, std::vector<double>> phases; ///< each phase's seconds per repetition
+  nlohmann::json entries = nlohmann::json::array();  ///< Google Benchmark's, one a repetition
+  statistics::Stop stop = statistics::Stop::converged;
+};
+
+/// Google Benchmark's entry of each repetition, numbered as the repetitions of one run.
+void number_entries(nlohmann::json& entries) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    entries[i]["repetition_index"] = i;
+    entries[i]["repetitions"] = entries.size();
+  }
 }
 
-ResultTiming timing_statistics(std::vector<double> seconds, const std::string& clock,
+/// Unregisters the benchmarks on every way out of a timing, errors included.
+struct Registration {
+  Registration() = default;
+  Registration(const Registration&) = delete;
+  Registration& operator=(const Registration&) = delete;
+  ~Registration() { benchmark::ClearRegisteredBenchmarks(); }
+};
+
+/// Times one repetition after another, each a run of Google Benchmark of its own, so that the
+/// stopping rule decides after each whether to go on. Throws Error when a repetition fails.
+Timed time_repetitions(Simulator& simulator, const std::string& name, const BenchRequest& request) {
+  Timed timed;
+  std::string timing_error;
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [&](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   try {
+                                     state.SetIterationTime(
+                                         simulator.timed_advance(request.generations));
+                                     for (const auto& [phase, s] : simulator.phase_seconds())
+                                       timed.phases[phase].push_back(s);
+                                   } catch (const std::exception& e) {
+                                     timing_error = e.what();
+                                     state.SkipWithError(e.what());
+                                     break;
+                                   }
+                                 }
+                               })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+  const Registration registration;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    CollectingReporter reporter;
+    std::ostringstream json_out;
+    std::ostringstream json_err;
+    reporter.SetOutputStream(&json_out);
+    reporter.SetErrorStream(&json_err);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    if (!timing_error.empty()) throw Error("error while timing: " + timing_error);
+    if (reporter.seconds.empty()) throw Error("no repetition was timed");
+    timed.seconds.push_back(reporter.seconds.front());
+    const auto report = nlohmann::json::parse(json_out.str(), nullptr, false);
+    if (!report.is_discarded() && report.contains("benchmarks")) {
+      for (const auto& entry : report["benchmarks"])
+        timed.entries.push_back(entry);
+    }
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    if (const auto stop = should_stop(request.stopping, timed.seconds, elapsed.count())) {
+      timed.stop = *stop;
+      break;
+    }
+  }
+  number_entries(timed.entries);
+  return timed;
+}
+
+ResultTiming timing_statistics(const Timed& timed, const std::string& clock,
                                const BenchRequest& request) {
+  std::vector<double> seconds = timed.seconds;
   std::sort(seconds.begin(), seconds.end());
-  const std::size_t n = seconds.size();
-  const double mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(n);
-  double variance = 0;
-  for (double s : seconds)
-    variance += (s - mean) * (s - mean);
-  variance = n > 1 ? variance / double(n - 1) : 0.0;
   ResultTiming timing{.clock = clock,
                       .warmup = request.warmup,
-                      .repetitions = request.repetitions,
+                      .repetitions = static_cast<int>(seconds.size()),
                       .seconds = {},
-                      .median_s = median_of(seconds),
+                      .median_s = statistics::median(seconds),
                       .min_s = seconds.front(),
                       .max_s = seconds.back(),
-                      .cv = mean > 0 ? std::sqrt(variance) / mean : 0.0,
+                      .cv = statistics::cv(seconds),
+                      .median_ci = statistics::median_interval(seconds),
+                      .stop = timed.stop,
+                      .target_rel_ci = request.stopping.target_rel_ci,
                       .phases = {}};
+  for (const auto& [phase, each] : timed.phases)
+    timing.phases[phase] = statistics::median(each);
   timing.seconds = std::move(seconds);
   return timing;
 }
@@ -89,15 +155,31 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
   const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
                                soup_density_of(request)};
   const VerificationOutcome outcome = verify_case(info, params, check);
-  result.verification =
-      ResultVerification{.passed = outcome.passed,
-                         .problem = problem,
-                         .generations = generations,
-                         .soup = check.soup(),
-                         .reference_hash = outcome.reference_hash,
-                         .first_difference = outcome.passed ? "" : outcome.detail};
+  result.verification = ResultVerification{.passed = outcome.passed,
+                                           .problem = problem,
+                                           .generations = generations,
+                                           .soup = check.soup(),
+                                           .reference_hash = outcome.reference_hash,
+                                           .first_difference = outcome.passed ? "" : outcome.detail,
+                                           .timed_problem = problem == request.problem};
   if (outcome.passed) return std::nullopt;
   return "verification failed: " + outcome.detail;
+}
+
+/// Checks the timed simulator's state after every generation it advanced; returns the failure
+/// reason, or nothing.
+std::optional<std::string> check_timed_final_state(Simulator& simulator,
+                                                   const BenchRequest& request,
+                                                   const SoupSpec& soup, ResultRecord& result) {
+  const auto repetitions = static_cast<std::uint64_t>(result.timing->repetitions);
+  const std::uint64_t generations =
+      (static_cast<std::uint64_t>(request.warmup) + repetitions) * request.generations;
+  ResultVerification& verification = *result.verification;
+  verification.final_state = check_final_state(simulator, request.problem, soup, generations);
+  using Status = FinalStateCheck::Status;
+  if (verification.final_state.status == Status::passed) verification.timed_problem = true;
+  if (verification.final_state.status != Status::failed) return std::nullopt;
+  return "final state after timing differs from the reference: " + verification.final_state.reason;
 }
 
 } // namespace
@@ -119,52 +201,20 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
     }
     // Progress on stderr: the driver keeps its tail, which places a crash or a hang.
     std::cerr << info.name << ": verified on " << result.verification->problem.to_string()
-              << "; timing " << request.repetitions << " x " << request.generations
-              << " generations on " << request.problem.to_string() << std::endl;
+              << "; timing at least " << request.stopping.min_repetitions << " x "
+              << request.generations << " generations on " << request.problem.to_string()
+              << std::endl;
     auto simulator = info.make(request.problem, params);
-    simulator->upload_soup(SoupSpec{request.problem.shape, soup_density_of(request), 2});
+    const SoupSpec soup{request.problem.shape, soup_density_of(request), 2};
+    simulator->upload_soup(soup);
     for (int i = 0; i < request.warmup; ++i)
       simulator->timed_advance(request.generations);
 
     const std::string name = info.name + "/" + request.problem.to_string() + "/g" +
                              std::to_string(request.generations) + "/" + params.to_string();
-    std::string timing_error;
-    std::map<std::string, std::vector<double>> phases; // each phase's seconds per repetition
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [&](benchmark::State& state) {
-                                   for (auto _ : state) {
-                                     try {
-                                       state.SetIterationTime(
-                                           simulator->timed_advance(request.generations));
-                                       for (const auto& [phase, s] : simulator->phase_seconds())
-                                         phases[phase].push_back(s);
-                                     } catch (const std::exception& e) {
-                                       timing_error = e.what();
-                                       state.SkipWithError(e.what());
-                                       break;
-                                     }
-                                   }
-                                 })
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(request.repetitions)
-        ->Unit(benchmark::kMillisecond);
-    CollectingReporter reporter;
-    std::ostringstream json_out;
-    std::ostringstream json_err;
-    reporter.SetOutputStream(&json_out);
-    reporter.SetErrorStream(&json_err);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::ClearRegisteredBenchmarks();
-    if (!timing_error.empty()) {
-      return failed(ResultStatus::failed, "error while timing: " + timing_error);
-    }
-    if (reporter.seconds.empty()) return failed(ResultStatus::failed, "no repetition was timed");
-
-    ResultTiming& timing =
-        result.timing.emplace(timing_statistics(reporter.seconds, simulator->clock(), request));
-    for (const auto& [phase, seconds] : phases)
-      timing.phases[phase] = median_of(seconds);
+    const Timed timed = time_repetitions(*simulator, name, request);
+    const ResultTiming& timing =
+        result.timing.emplace(timing_statistics(timed, simulator->clock(), request));
     const double median = timing.median_s;
     const double updates = double(request.problem.shape.cells()) * double(request.generations);
     const auto bytes = simulator->bytes_per_generation();
@@ -176,9 +226,9 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
             bytes ? std::optional<double>(*bytes * double(request.generations) / median)
                   : std::nullopt};
     result.device = simulator->device();
-    const auto report = nlohmann::json::parse(json_out.str(), nullptr, false);
-    if (!report.is_discarded() && report.contains("benchmarks")) {
-      result.benchmark = report["benchmarks"];
+    result.benchmark = timed.entries;
+    if (auto reason = check_timed_final_state(*simulator, request, soup, result)) {
+      return failed(ResultStatus::failed, *reason);
     }
   } catch (const std::exception& e) {
     return failed(ResultStatus::failed, e.what());

@@ -1,9 +1,12 @@
 // One timed configuration: verification first, then Google Benchmark with the
-// simulator's own clock as manual time. The result follows harness/results.schema.json.
+// simulator's own clock as manual time, one repetition at a time until the stopping rule
+// says enough, then the final state checked where that is cheap. The result follows
+// harness/results.schema.json.
 #pragma once
 
 #include "lifebench/experiment.hpp"
 #include "lifebench/result_record.hpp"
+#include "lifebench/statistics.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -13,7 +16,7 @@ namespace lifebench::harness {
 struct BenchRequest {
   Problem problem;
   std::uint64_t generations = 0;
-  int repetitions = 5;
+  statistics::StoppingRule stopping; ///< its min_repetitions: the sweep's `repetitions`
   int warmup = 1;
   std::optional<double> density; ///< of both soups; none: the family's soup density
 };

@@ -10,12 +10,15 @@
 #include "verification.hpp"
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <benchmark/benchmark.h>
 #include <csignal>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace lifebench::harness {
 namespace {
@@ -26,6 +29,33 @@ void require_optimised_build() {
   if (type != "Release" && type != "RelWithDebInfo") {
     throw Error("benchmarks need an optimised build (Release or RelWithDebInfo), this one is '" +
                 type + "': use a sweep preset");
+  }
+}
+
+/// The line each interrupting signal prints, made before any arrives: a handler may only
+/// write it.
+std::array<std::string, NSIG> g_interrupted_lines;
+
+/// Ends `run` on an interrupting signal as on an error: the temporary being written is removed
+/// (it may hold up to a whole universe), one line says why, and the exit status is 128 + the
+/// signal's number, as a shell reports it.
+extern "C" void on_interrupt(int signal) {
+  remove_temporaries_in_progress();
+  const std::string& line = g_interrupted_lines[static_cast<std::size_t>(signal)];
+  (void)!::write(STDERR_FILENO, line.data(), line.size());
+  ::_exit(128 + signal);
+}
+
+void end_cleanly_on_interrupts() {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    const char* name = ::strsignal(signal);
+    g_interrupted_lines[static_cast<std::size_t>(signal)] =
+        "lifebench: error: interrupted by signal " + std::to_string(signal) +
+        (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigfillset(&action.sa_mask); // one handler at a time
+    ::sigaction(signal, &action, nullptr);
   }
 }
 
@@ -118,8 +148,28 @@ int main_with_errors(int argc, char** argv) {
       ->required()
       ->check(whole_number(1, kMaxGenerations));
   // At most a million, as a sweep file's repetitions and warmup.
-  bench_cmd->add_option("--repetitions", bench_request.repetitions, "Timed repetitions")
+  statistics::StoppingRule& stopping = bench_request.stopping;
+  bench_cmd
+      ->add_option("--repetitions", stopping.min_repetitions,
+                   "Timed repetitions at least (more until the median's interval is narrow "
+                   "enough)")
+      ->capture_default_str()
       ->check(whole_number(1, 1'000'000));
+  bench_cmd->add_option("--max-repetitions", stopping.max_repetitions, "Timed repetitions at most")
+      ->capture_default_str()
+      ->check(whole_number(1, 1'000'000));
+  bench_cmd
+      ->add_option("--target-rel-ci", stopping.target_rel_ci,
+                   "Stop when the median's 95 % interval's half-width is within this fraction "
+                   "of it")
+      ->capture_default_str()
+      ->check(open_fraction());
+  bench_cmd
+      ->add_option("--timing-budget-s", stopping.budget_s,
+                   "Begin no repetition past the minimum that would end after this many seconds "
+                   "of timing")
+      ->capture_default_str()
+      ->check(positive_seconds());
   bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
       ->check(whole_number(0, 1'000'000));
   bench_cmd
@@ -145,6 +195,7 @@ int main_with_errors(int argc, char** argv) {
   }
   if (run_cmd->parsed()) {
     if (!run_request.input && !run_request.soup) throw Error("run needs --input or --soup");
+    end_cleanly_on_interrupts();
     run(info, resolve_params(info.name, info.axes, parse_param_pairs(pairs)), run_request);
     return 0;
   }
@@ -153,6 +204,10 @@ int main_with_errors(int argc, char** argv) {
                           verify_shard);
   }
   require_optimised_build();
+  if (stopping.max_repetitions < stopping.min_repetitions) {
+    throw Error("--max-repetitions " + std::to_string(stopping.max_repetitions) +
+                " is below --repetitions " + std::to_string(stopping.min_repetitions));
+  }
   const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
   bench_request.problem = parse_problem(bench_problem);
   const auto result = bench(info, params, bench_request);

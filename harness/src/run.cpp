@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -86,10 +87,11 @@ bool is_streamed(const ExperimentInfo& info, const RunRequest& request) {
   return info.advance_universe_file && !request.rule && is_universe_file(*request.input);
 }
 
-/// Removes a file when it goes out of scope.
+/// Removes a file when it goes out of scope, or when a signal ends the run.
 class RemovedAtEnd {
 public:
-  explicit RemovedAtEnd(std::filesystem::path path) : path_(std::move(path)) {}
+  explicit RemovedAtEnd(std::filesystem::path path)
+      : path_(std::move(path)), on_interrupt_(path_) {}
   RemovedAtEnd(const RemovedAtEnd&) = delete;
   RemovedAtEnd& operator=(const RemovedAtEnd&) = delete;
   ~RemovedAtEnd() {
@@ -99,6 +101,7 @@ public:
 
 private:
   std::filesystem::path path_;
+  TemporaryInProgress on_interrupt_;
 };
 
 /// Writes the soup that a streamed run advances into `output` beside it, hidden.
@@ -119,10 +122,46 @@ std::filesystem::path write_soup_start(const std::filesystem::path& output, cons
   return start;
 }
 
+/// The run's identity, which every pass it writes carries (UniverseHeader::origin): a hash of
+/// its input (the whole file, header and rows, or the soup asked for), the experiment and its
+/// parameters. A run resumes only from a file of its own identity: one made from another
+/// input, or with other parameters, is refused (the target generation is not part of it, so
+/// that a stopped run goes on to any later one).
+std::uint64_t run_origin(const ExperimentInfo& info, const Params& params,
+                         const RunRequest& request) {
+  const std::string text =
+      info.name + "\n" + params.to_string() + "\n" +
+      (request.soup ? "soup " + *request.soup + " " + request.rule.value_or(std::string())
+                    : std::string("file"));
+  const std::uint64_t input = request.soup ? 0 : UniverseReader(*request.input).content_hash();
+  return universe_origin(input, text);
+}
+
+std::string hex16(std::uint64_t value) {
+  std::array<char, 17> text{};
+  std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(value));
+  return text.data();
+}
+
+/// Throws unless `done`, the output a stopped run left, is of the run `origin` names.
+void require_same_run(const UniverseHeader& done, std::uint64_t origin,
+                      const std::filesystem::path& output) {
+  if (!done.origin) {
+    throw Error("cannot resume from " + output.string() +
+                ": it holds no record of the run that wrote it (a file a run streamed holds "
+                "one, with its input and parameters)");
+  }
+  if (*done.origin != origin) {
+    throw Error("cannot resume from " + output.string() +
+                ": a run from another input, or with other parameters, wrote it (its origin " +
+                hex16(*done.origin) + ", this run's " + hex16(origin) + ")");
+  }
+}
+
 /// `run` that streams (is_streamed), from the input universe file or from a soup written a row
-/// at a time. With `resume`, a universe `output` of the same problem between the input's
-/// generation and the target is where it goes on from (which input it came from is not
-/// recorded: the caller names the same files again).
+/// at a time. With `resume`, a universe `output` that this very run wrote (run_origin: the
+/// same input and parameters) of the same problem between the input's generation and the
+/// target is where it goes on from.
 void run_streamed(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const std::filesystem::path output = request.output;
   std::optional<SoupSpec> soup;
@@ -141,6 +180,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     throw Error("--resume needs an --output other than the --input: a run in place has "
                 "no record of where it started");
   }
+  const std::uint64_t origin = run_origin(info, params, request);
   remove_leftovers_beside(output);
   std::optional<std::filesystem::path> from; // none: the soup
   if (!soup) from = *request.input;
@@ -154,6 +194,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
                   ", not " + start.problem.to_string() + " between generations " +
                   std::to_string(start.generation) + " and " + std::to_string(target));
     }
+    require_same_run(done, origin, output);
     std::cerr << "resuming from generation " << done.generation << " in " << output.string()
               << "\n";
     from = output;
@@ -175,7 +216,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
     soup_start.emplace(*from);
   }
   const auto began = std::chrono::steady_clock::now();
-  info.advance_universe_file(*from, output, left, params);
+  info.advance_universe_file(*from, output, left, params, origin);
   print_run_time(std::cerr, info.name, start.problem, left, seconds_since(began),
                  "steady_clock, with the file's reads and writes");
 }
@@ -211,6 +252,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   remove_leftovers_beside(request.output);
   auto simulator = info.make(state.problem, params);
   simulator->upload(state.grid);
+  state.grid = Grid(); // the simulator holds it now: one copy fewer while it runs
   const double seconds = simulator->timed_advance(request.generations);
   state.grid = simulator->download();
   state.generation = target;

@@ -1,6 +1,7 @@
 #include "verification.hpp"
 
 #include "checks.hpp"
+#include "lifebench/number_text.hpp"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"
 
@@ -17,6 +18,23 @@ std::string VerificationCase::soup() const {
   return out.str();
 }
 
+namespace {
+
+/// How `actual` differs from the reference's `expected` after `generations`, or nothing.
+std::optional<std::string> difference(const Grid& expected, const Grid& actual,
+                                      std::uint64_t generations) {
+  if (actual.shape() != expected.shape()) {
+    return "download gave a " + actual.shape().to_string() + " grid, expected " +
+           expected.shape().to_string();
+  }
+  if (auto diff = first_difference(expected, actual)) {
+    return "after " + std::to_string(generations) + " generations: " + diff->to_string();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 VerificationOutcome verify_case(const ExperimentInfo& info, const Params& params,
                                 const VerificationCase& check) {
   const Grid start = make_soup(SoupSpec{check.problem.shape, check.density, check.seed});
@@ -31,17 +49,34 @@ VerificationOutcome verify_case(const ExperimentInfo& info, const Params& params
   }
   simulator->advance(check.first);
   simulator->advance(check.second);
-  const Grid actual = simulator->download();
-  if (actual.shape() != expected.shape()) {
-    outcome.detail = "download gave a " + actual.shape().to_string() + " grid, expected " +
-                     expected.shape().to_string();
-  } else if (auto diff = first_difference(expected, actual)) {
-    outcome.detail = "after " + std::to_string(check.first + check.second) +
-                     " generations: " + diff->to_string();
+  if (auto diff = difference(expected, simulator->download(), check.first + check.second)) {
+    outcome.detail = *diff;
   } else {
     outcome.passed = true;
   }
   return outcome;
+}
+
+FinalStateCheck check_final_state(Simulator& simulator, const Problem& problem,
+                                  const SoupSpec& soup, std::uint64_t generations) {
+  using Status = FinalStateCheck::Status;
+  FinalStateCheck check{Status::not_run, generations, ""};
+  const double work = double(problem.shape.cells()) * double(generations);
+  if (problem.shape.cells() > kFinalStateMaxCells || work > kFinalStateMaxCellGenerations) {
+    check.reason = "too large for the reference: " + number_text(work) + " cell-generations of " +
+                   std::to_string(problem.shape.cells()) + " cells (at most " +
+                   number_text(kFinalStateMaxCellGenerations) + " of " +
+                   std::to_string(kFinalStateMaxCells) + ")";
+    return check;
+  }
+  const Grid expected = reference_advance(problem, make_soup(soup), generations);
+  if (auto diff = difference(expected, simulator.download(), generations)) {
+    check.status = Status::failed;
+    check.reason = *diff;
+  } else {
+    check.status = Status::passed;
+  }
+  return check;
 }
 
 std::uint64_t verify_generations(const ExperimentInfo& info, const Params& params) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lifebench/experiment.hpp"
+#include "lifebench/result_record.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -43,5 +44,17 @@ Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem
                        std::int64_t max_cells);
 
 inline constexpr std::int64_t kVerifyMaxCells = std::int64_t{1} << 22;
+
+/// The reference's work to check a timed problem's final state, cells x generations: a few
+/// seconds of one core at most (the reference advances 1 to 2 x 10^9 cell-generations a
+/// second on an idle core), so that the check stays cheap beside the timing.
+inline constexpr double kFinalStateMaxCellGenerations = 4294967296.0; // 2^32
+/// A byte a cell for each of the three grids the check holds (soup, reference, download).
+inline constexpr std::int64_t kFinalStateMaxCells = std::int64_t{1} << 28;
+
+/// The simulator's state (advanced `generations` in all from `soup`) against the reference
+/// advanced as far from the same soup; not run, with the reason, past the limits above.
+FinalStateCheck check_final_state(Simulator& simulator, const Problem& problem,
+                                  const SoupSpec& soup, std::uint64_t generations);
 
 } // namespace lifebench::harness

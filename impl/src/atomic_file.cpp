@@ -7,6 +7,9 @@
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <fstream>
@@ -28,6 +31,22 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
 }
 
+/// The file that writing `path` writes: `path` itself, or where the symbolic link `path` (and
+/// any link it names) leads, so that a link is written through, not replaced by a file.
+std::filesystem::path through_links(const std::filesystem::path& path) {
+  std::filesystem::path at = path;
+  std::error_code error;
+  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
+    if (links == 40) {
+      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
+    }
+    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
+    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
+    at = target.is_absolute() ? target : folder_of(at) / target;
+  }
+  return at;
+}
+
 /// What the names of the temporaries of `path` start with: ".<name>.tmp-".
 std::string temporary_prefix(const std::filesystem::path& path) {
   // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
@@ -42,6 +61,37 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path) {
   std::random_device device;
   const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
   return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
+}
+
+/// The temporaries being written now, for remove_temporaries_in_progress(), which a signal
+/// handler calls: fixed slots of plain bytes, claimed and published through atomics, so that
+/// the handler reads them without a lock or an allocation.
+constexpr std::size_t kSlots = 16;
+constexpr std::size_t kLongestPath = 4096;
+std::array<std::array<char, kLongestPath>, kSlots> g_temporaries{};
+std::array<std::atomic<bool>, kSlots> g_claimed{};
+std::array<std::atomic<bool>, kSlots> g_published{};
+
+/// Notes `temporary` until forget_in_progress(slot); the slot, or -1 where none is free or
+/// the path is too long (it is then left behind, as by a kill -9).
+int note_in_progress(const std::filesystem::path& temporary) {
+  const std::string& text = temporary.native();
+  if (text.size() >= kLongestPath) return -1;
+  for (std::size_t slot = 0; slot < kSlots; ++slot) {
+    bool free = false;
+    if (!g_claimed[slot].compare_exchange_strong(free, true)) continue;
+    std::copy(text.begin(), text.end(), g_temporaries[slot].begin());
+    g_temporaries[slot][text.size()] = '\0';
+    g_published[slot].store(true);
+    return static_cast<int>(slot);
+  }
+  return -1;
+}
+
+void forget_in_progress(int slot) {
+  if (slot < 0) return;
+  g_published[static_cast<std::size_t>(slot)].store(false);
+  g_claimed[static_cast<std::size_t>(slot)].store(false);
 }
 
 /// Flushes `file` (or a folder) to the disk; errors name `shown`, the file the user asked for.
@@ -68,9 +118,18 @@ void sync_folder_of(const std::filesystem::path& path) {
 
 } // namespace
 
+TemporaryInProgress::TemporaryInProgress(const std::filesystem::path& temporary)
+    : slot_(note_in_progress(temporary)) {}
+
+TemporaryInProgress::~TemporaryInProgress() {
+  forget_in_progress(slot_);
+}
+
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
-  const std::filesystem::path temporary = temporary_beside(path);
+  const std::filesystem::path target = through_links(path);
+  const std::filesystem::path temporary = temporary_beside(target);
+  const TemporaryInProgress in_progress(temporary);
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("cannot write " + path.string() + ": " + os_reason());
   try {
@@ -80,18 +139,19 @@ void write_file_atomically(const std::filesystem::path& path,
     out.close();
     if (out.fail()) throw Error("cannot write " + path.string() + ": " + os_reason());
     sync_to_disk(temporary, path);
-    rename_into_place(temporary, path);
+    rename_into_place(temporary, target);
   } catch (...) {
     out.close();
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
     throw;
   }
-  sync_folder_of(path);
+  sync_folder_of(target);
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
-    : path_(path), temporary_(temporary_beside(path)) {
+    : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)),
+      in_progress_(temporary_) {
   fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
   try {
@@ -129,12 +189,19 @@ void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
   if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
-  rename_into_place(temporary_, path_);
+  rename_into_place(temporary_, target_);
   ::close(std::exchange(fd_, -1));
-  sync_folder_of(path_);
+  sync_folder_of(target_);
 }
 
-void remove_temporaries_beside(const std::filesystem::path& path) {
+void remove_temporaries_in_progress() noexcept {
+  for (std::size_t slot = 0; slot < kSlots; ++slot) {
+    if (g_published[slot].load()) ::unlink(g_temporaries[slot].data());
+  }
+}
+
+void remove_temporaries_beside(const std::filesystem::path& written) {
+  const std::filesystem::path path = through_links(written);
   const std::string prefix = temporary_prefix(path);
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(folder_of(path), error)) {
@@ -144,7 +211,8 @@ void remove_temporaries_beside(const std::filesystem::path& path) {
   }
 }
 
-bool is_temporary_beside(const std::filesystem::path& file, const std::filesystem::path& path) {
+bool is_temporary_beside(const std::filesystem::path& file, const std::filesystem::path& written) {
+  const std::filesystem::path path = through_links(written);
   std::error_code error;
   return file.filename().string().starts_with(temporary_prefix(path)) &&
          std::filesystem::equivalent(folder_of(file), folder_of(path), error);

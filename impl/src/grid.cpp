@@ -105,12 +105,18 @@ std::uint64_t grid_hash(const Grid& grid) {
   const std::uint64_t seed = mix64(mix64(mix64(static_cast<std::uint64_t>(shape.width)) ^
                                          static_cast<std::uint64_t>(shape.height)) ^
                                    static_cast<std::uint64_t>(shape.depth));
+  return detail::hash_bytes(seed, {grid.data(), static_cast<std::size_t>(shape.cells())});
+}
+
+namespace detail {
+
+std::uint64_t hash_bytes(std::uint64_t seed, std::span<const std::uint8_t> bytes) {
   std::array<std::uint64_t, 4> lanes{};
   for (std::size_t j = 0; j < lanes.size(); ++j)
-    lanes[j] = seed + j * detail::golden_gamma;
+    lanes[j] = seed + j * golden_gamma;
 
-  const std::uint8_t* cells = grid.data();
-  const auto size = static_cast<std::size_t>(shape.cells());
+  const std::uint8_t* cells = bytes.data();
+  const std::size_t size = bytes.size();
   std::size_t at = 0;
   for (; at + 32 <= size; at += 32) {
     for (std::size_t j = 0; j < lanes.size(); ++j) {
@@ -128,5 +134,7 @@ std::uint64_t grid_hash(const Grid& grid) {
     hash = mix64(hash ^ lane);
   return hash;
 }
+
+} // namespace detail
 
 } // namespace lifebench

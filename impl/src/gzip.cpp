@@ -1,34 +1,11 @@
-// Decompressing gzip with zlib's inflate, one member after another.
+// Inflating gzip with zlib's streaming inflate, a window at a time, one member after another.
 #include "gzip.hpp"
 
 #include "lifebench/error.hpp"
-#include "lifebench/grid.hpp"
-#include "text.hpp"
 
-#include <algorithm>
-#include <array>
-#include <zlib.h>
+#include <utility>
 
 namespace lifebench::detail {
-namespace {
-
-/// zlib's stream, ended however the decompression ends.
-class Inflater {
-public:
-  Inflater() {
-    // 16 + MAX_WBITS: gzip's header and trailer, and nothing else (no raw or zlib streams).
-    if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) throw Error("zlib cannot start");
-  }
-  ~Inflater() { inflateEnd(&stream_); }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  z_stream& operator*() { return stream_; }
-
-private:
-  z_stream stream_{};
-};
-
-} // namespace
 
 bool starts_as_gzip(std::istream& in) {
   const auto start = in.tellg();
@@ -41,47 +18,74 @@ bool starts_as_gzip(std::istream& in) {
   return gzip;
 }
 
-std::string gunzip(std::istream& in, const std::string& source) {
-  std::string packed = read_text(in, source);
-  if (packed.size() < 2 || static_cast<unsigned char>(packed[0]) != 0x1f ||
-      static_cast<unsigned char>(packed[1]) != 0x8b) {
-    throw Error(source + ": not gzip data (it does not start with gzip's bytes 1f 8b)");
-  }
-  const std::uint64_t memory = host_memory_bytes();
-  Inflater inflater;
-  z_stream& z = *inflater;
-  z.next_in = reinterpret_cast<Bytef*>(packed.data());
-  z.avail_in = 0;
-  std::size_t unread = packed.size();
-  std::string text;
-  std::array<char, 1 << 16> chunk{};
-  for (;;) {
-    if (z.avail_in == 0 && unread > 0) {
-      z.avail_in = static_cast<uInt>(std::min<std::size_t>(unread, 1U << 30U));
-      unread -= z.avail_in;
+GzipBuffer::GzipBuffer(std::istream& packed, std::string source)
+    : packed_(packed), source_(std::move(source)) {
+  // 16 + MAX_WBITS: gzip's header and trailer, and nothing else (no raw or zlib streams).
+  if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) throw Error("zlib cannot start");
+}
+
+GzipBuffer::~GzipBuffer() {
+  inflateEnd(&stream_);
+}
+
+GzipBuffer::int_type GzipBuffer::underflow() {
+  if (gptr() == egptr() && !inflate_some()) return traits_type::eof();
+  return traits_type::to_int_type(*gptr());
+}
+
+bool GzipBuffer::inflate_some() {
+  z_stream& z = stream_;
+  while (!ended_) {
+    if (z.avail_in == 0 && !packed_ended_) {
+      packed_.read(in_.data(), in_.size());
+      if (packed_.bad()) throw Error(source_ + ": read error");
+      z.next_in = reinterpret_cast<Bytef*>(in_.data());
+      z.avail_in = static_cast<uInt>(packed_.gcount());
+      packed_bytes_ += z.avail_in;
+      packed_ended_ = z.avail_in == 0;
     }
-    z.next_out = reinterpret_cast<Bytef*>(chunk.data());
-    z.avail_out = static_cast<uInt>(chunk.size());
+    z.next_out = reinterpret_cast<Bytef*>(out_.data());
+    z.avail_out = static_cast<uInt>(out_.size());
     const int status = inflate(&z, Z_NO_FLUSH);
-    text.append(chunk.data(), chunk.size() - z.avail_out);
-    if (memory != 0 && text.size() > memory) {
-      throw Error(source + ": the gzip data holds more than this machine's " +
-                  std::to_string(memory >> 20) + " MiB");
-    }
+    const std::size_t made = out_.size() - z.avail_out;
     if (status == Z_STREAM_END) {
-      if (z.avail_in == 0 && unread == 0) return text;
-      // Another member follows, as gzip writes concatenated files.
-      if (inflateReset(&z) != Z_OK) throw Error("zlib cannot restart");
-      continue;
-    }
-    if (status == Z_BUF_ERROR && z.avail_in == 0 && unread == 0) {
-      throw Error(source + ": the gzip data ends early (the file is cut short)");
-    }
-    if (status != Z_OK && status != Z_BUF_ERROR) {
-      throw Error(source + ": damaged gzip data (zlib: " +
+      if (z.avail_in == 0 && !packed_ended_) {
+        // Whether another member follows, as gzip writes concatenated files.
+        packed_.read(in_.data(), in_.size());
+        z.next_in = reinterpret_cast<Bytef*>(in_.data());
+        z.avail_in = static_cast<uInt>(packed_.gcount());
+        packed_bytes_ += z.avail_in;
+        packed_ended_ = z.avail_in == 0;
+      }
+      if (z.avail_in == 0) {
+        ended_ = true;
+      } else if (inflateReset(&z) != Z_OK) {
+        throw Error("zlib cannot restart");
+      }
+    } else if (status == Z_BUF_ERROR && z.avail_in == 0 && packed_ended_) {
+      throw Error(source_ + ": the gzip data ends early (the file is cut short)");
+    } else if (status != Z_OK && status != Z_BUF_ERROR) {
+      throw Error(source_ + ": damaged gzip data (zlib: " +
                   (z.msg != nullptr ? std::string(z.msg) : "error " + std::to_string(status)) +
                   ")");
     }
+    if (made > 0) {
+      text_bytes_ += made;
+      check_ratio();
+      setg(out_.data(), out_.data(), out_.data() + made);
+      return true;
+    }
+  }
+  return false;
+}
+
+void GzipBuffer::check_ratio() const {
+  const std::uint64_t used = packed_bytes_ - stream_.avail_in;
+  if (text_bytes_ > kRatioFloor && text_bytes_ / kMaxRatio > used) {
+    throw Error(source_ + ": the gzip data expands more than " + std::to_string(kMaxRatio) +
+                " times (" + std::to_string(text_bytes_) + " bytes from the first " +
+                std::to_string(used) +
+                "): refused as a decompression bomb (no pattern file expands so much)");
   }
 }
 

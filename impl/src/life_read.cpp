@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace lifebench {
@@ -20,18 +21,19 @@ class LifeReader {
 public:
   LifeReader(std::string source) : source_(std::move(source)) {}
 
-  PlanePattern read(std::string_view text) {
-    const auto lines = detail::split_lines(text);
+  PlanePattern read(std::istream& in) {
+    detail::TextCursor text(in, source_);
+    std::string line;
     std::size_t n = 0;
-    while (n < lines.size() && lines[n].find_first_not_of(" \t") == std::string_view::npos)
-      ++n;
-    if (n == lines.size() ||
-        !(lines[n].starts_with("#Life 1.05") || lines[n].starts_with("#Life 1.06"))) {
+    bool more = text.read_line(line);
+    for (; more && line.find_first_not_of(" \t") == std::string::npos; ++n)
+      more = text.read_line(line);
+    if (!more || !(line.starts_with("#Life 1.05") || line.starts_with("#Life 1.06"))) {
       throw detail::parse_error(source_, n, 0,
                                 R"(expected the header "#Life 1.05" or "#Life 1.06")");
     }
-    for (++n; n < lines.size(); ++n)
-      read_line(lines[n], n);
+    while (text.read_line(line))
+      read_line(line, ++n);
     return finish();
   }
 
@@ -109,6 +111,7 @@ private:
 
   void add(std::int64_t x, std::int64_t y, std::int64_t length) {
     runs_->push_back(LiveRun{x, y, length});
+    if (runs_->size() >= compact_at_) compact();
     if (runs_->size() == 1) {
       box_ = Box{x, y, length, 1};
       return;
@@ -118,6 +121,20 @@ private:
     const std::int64_t right = std::max(box_.left + box_.width, x + length);
     const std::int64_t bottom = std::max(box_.top + box_.height, y + 1);
     box_ = Box{left, top, right - left, bottom - top};
+  }
+
+  /// Drops runs listed more than once (a cell a file lists a million times is one run), so
+  /// that the runs kept grow with the cells, not with the text, and refuses more than memory
+  /// holds.
+  void compact() {
+    std::vector<LiveRun>& runs = *runs_;
+    const auto order = [](const LiveRun& a, const LiveRun& b) {
+      return std::tie(a.y, a.x, a.length) < std::tie(b.y, b.x, b.length);
+    };
+    std::sort(runs.begin(), runs.end(), order);
+    runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+    detail::require_room(runs.size(), sizeof(LiveRun), source_, "different runs of live cells");
+    compact_at_ = std::max(kFirstCompaction, 2 * runs.size());
   }
 
   PlanePattern finish() {
@@ -137,14 +154,17 @@ private:
   std::int64_t x_ = 0;
   std::int64_t y_ = 0;
   std::shared_ptr<std::vector<LiveRun>> runs_ = std::make_shared<std::vector<LiveRun>>();
+  /// Runs kept before the first compact(): 96 KiB. Each compact() at least doubles the next
+  /// one's size, so that the sorting takes O(n log n) over n runs listed, however they repeat.
+  static constexpr std::size_t kFirstCompaction = std::size_t{1} << 12;
+  std::size_t compact_at_ = kFirstCompaction; ///< the size of runs_ that calls compact()
   Box box_;
 };
 
 } // namespace
 
 PlanePattern read_life(std::istream& in, const std::string& source) {
-  const std::string text = detail::read_text(in, source);
-  return LifeReader(source).read(text);
+  return LifeReader(source).read(in);
 }
 
 } // namespace lifebench

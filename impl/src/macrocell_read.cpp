@@ -58,17 +58,19 @@ class MacrocellReader {
 public:
   explicit MacrocellReader(std::string source) : source_(std::move(source)) {}
 
-  PlanePattern read(std::string_view text) {
-    const auto lines = detail::split_lines(text);
+  PlanePattern read(std::istream& in) {
+    detail::TextCursor text(in, source_);
+    std::string line;
     std::size_t n = 0;
-    while (n < lines.size() && lines[n].find_first_not_of(" \t") == std::string_view::npos)
-      ++n;
-    if (n == lines.size() || !lines[n].starts_with("[M2]")) {
+    bool more = text.read_line(line);
+    for (; more && line.find_first_not_of(" \t") == std::string::npos; ++n)
+      more = text.read_line(line);
+    if (!more || !line.starts_with("[M2]")) {
       throw detail::parse_error(source_, n, 0,
                                 "expected the header \"[M2]\" of a two-state macrocell file");
     }
-    for (++n; n < lines.size(); ++n)
-      read_line(lines[n], n);
+    while (text.read_line(line))
+      read_line(line, ++n);
     return finish();
   }
 
@@ -129,7 +131,7 @@ private:
       if (c == '*') cells |= std::uint64_t{1} << (8 * row + column);
       ++column;
     }
-    nodes_.push_back(Node{leaf_level, cells, {}, leaf_box(cells)});
+    add(Node{leaf_level, cells, {}, leaf_box(cells)});
   }
 
   void read_node(std::string_view line, std::size_t n) {
@@ -174,8 +176,16 @@ private:
                                         below.box.width, below.box.height});
       }
     }
-    nodes_.push_back(node);
+    add(node);
     root_ = nodes_.size();
+  }
+
+  /// Keeps a node; refuses more than memory holds (asked as the count doubles).
+  void add(const Node& node) {
+    if (std::has_single_bit(nodes_.size() + 1)) {
+      detail::require_room(nodes_.size() + 1, sizeof(Node), source_, "nodes");
+    }
+    nodes_.push_back(node);
   }
 
   /// Gives the runs of node `index` with its top-left cell at (left, top).
@@ -233,8 +243,7 @@ private:
 } // namespace
 
 PlanePattern read_macrocell(std::istream& in, const std::string& source) {
-  const std::string text = detail::read_text(in, source);
-  return MacrocellReader(source).read(text);
+  return MacrocellReader(source).read(in);
 }
 
 } // namespace lifebench

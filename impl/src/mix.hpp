@@ -1,8 +1,9 @@
-// The 64-bit mixing function behind soups and grid hashes. Both must give the
-// same bits on every machine, so they use integer arithmetic only.
+// The 64-bit mixing function behind soups and grid hashes, and the hash of bytes. Both must give
+// the same bits on every machine, so they use integer arithmetic only.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace lifebench::detail {
 
@@ -16,5 +17,8 @@ constexpr std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 27U)) * 0x94d049bb133111eb;
   return z ^ (z >> 31U);
 }
+
+/// grid_hash()'s hash of any bytes from `seed` (grid.cpp), identical on every machine.
+std::uint64_t hash_bytes(std::uint64_t seed, std::span<const std::uint8_t> bytes);
 
 } // namespace lifebench::detail

@@ -22,15 +22,17 @@ void require_2d(const Shape& shape, const char* what) {
 Cell corner_at(Shape size, Shape grid_shape, Position top_left) {
   require_2d(size, "pattern");
   require_2d(grid_shape, "grid");
-  // Positions are at most 2^40 from the origin and sizes at most 2^40, so no sum overflows.
-  const Cell corner{top_left.x + grid_shape.width / 2, top_left.y + grid_shape.height / 2};
-  if (corner.x < 0 || corner.y < 0 || corner.x + size.width > grid_shape.width ||
-      corner.y + size.height > grid_shape.height) {
+  // Positions take any 64-bit value, sizes at most 2^40: compared before anything is added.
+  const std::int64_t half_width = grid_shape.width / 2;
+  const std::int64_t half_height = grid_shape.height / 2;
+  if (top_left.x < -half_width || top_left.y < -half_height ||
+      top_left.x > grid_shape.width - half_width - size.width ||
+      top_left.y > grid_shape.height - half_height - size.height) {
     throw Error("the " + size.to_string() + " pattern at Pos=" + std::to_string(top_left.x) + "," +
                 std::to_string(top_left.y) + " does not fit into the " + grid_shape.to_string() +
                 " grid");
   }
-  return corner;
+  return Cell{top_left.x + half_width, top_left.y + half_height};
 }
 
 /// The grid cell of the pattern's top-left cell when the pattern is centred.

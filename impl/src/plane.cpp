@@ -4,6 +4,8 @@
 #include "lifebench/error.hpp"
 #include "lifebench/grid.hpp"
 
+#include <limits>
+
 namespace lifebench {
 
 PlaneGrid plane_grid(const std::string& source, const Box& box, const Rule& rule,
@@ -34,15 +36,31 @@ PlaneGrid plane_grid(const std::string& source, const Box& box, const Rule& rule
   LIFEBENCH_EXPECTS(problem.rule == rule && problem.shape.depth == 1 &&
                         problem.shape.width >= least.width && problem.shape.height >= least.height,
                     "the plane for " + least.to_string() + " cells is " + problem.to_string());
-  const auto bytes = static_cast<std::uint64_t>(problem.shape.cells());
+  const std::string rounded = problem.shape == least
+                                  ? std::string()
+                                  : " (" + least.to_string() + " rounded up for the simulator)";
+  // Golly's coordinates are unbounded, ours 64-bit: every cell of the plane must have one,
+  // so that a state written from it (its "#CXRLE Pos") reads back.
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t least_coordinate = std::numeric_limits<std::int64_t>::min();
+  if (cells.left < least_coordinate + margin || cells.top < least_coordinate + margin ||
+      cells.left - margin > most - problem.shape.width ||
+      cells.top - margin > most - problem.shape.height) {
+    throw Error(what + " needs a " + problem.shape.to_string() + " plane" + rounded +
+                " that reaches past 64-bit coordinates");
+  }
+  // A run holds about three copies of the grid at a byte a cell (the pattern read, and a
+  // simpler simulator's two generations, or its last one and the grid downloaded from it):
+  // refused here, before any is made, rather than killed by the kernel when one is filled.
+  const auto cells_of_plane = static_cast<std::uint64_t>(problem.shape.cells());
+  const std::uint64_t bytes = 3 * cells_of_plane;
   const std::uint64_t memory = host_memory_bytes();
   if (memory != 0 && bytes > memory) {
-    const std::string rounded = problem.shape == least
-                                    ? std::string()
-                                    : " (" + least.to_string() + " rounded up for the simulator)";
-    throw Error(what + " needs a " + problem.shape.to_string() + " plane" + rounded + ", " +
-                std::to_string(bytes) + " cells at a byte each: " + std::to_string(bytes >> 20) +
-                " MiB, more than this machine's " + std::to_string(memory >> 20) + " MiB");
+    throw Error(
+        what + " needs a " + problem.shape.to_string() + " plane" + rounded + ", " +
+        std::to_string(cells_of_plane) +
+        " cells; a run holds about three copies at a byte a cell: " + std::to_string(bytes >> 20) +
+        " MiB, more than this machine's " + std::to_string(memory >> 20) + " MiB");
   }
   return {problem, Position{cells.left - margin, cells.top - margin}};
 }

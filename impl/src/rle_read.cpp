@@ -23,25 +23,25 @@ struct Mark {
 };
 
 /// The text with a cursor that counts lines and columns; "\n", "\r\n" and "\r"
-/// each end a line, as in Golly.
+/// each end a line, as in Golly. It reads forward, holding a window of the text only.
 class Reader {
 public:
-  Reader(std::string text, std::string source)
-      : text_(std::move(text)), source_(std::move(source)) {}
+  Reader(std::istream& in, std::string source) : text_(in, source), source_(std::move(source)) {}
 
-  [[nodiscard]] bool at_end() const { return pos_ >= text_.size(); }
-  [[nodiscard]] char peek() const { return text_[pos_]; }
-  [[nodiscard]] bool at_line_end() const { return at_end() || peek() == '\n' || peek() == '\r'; }
-  [[nodiscard]] bool at_blank() const { return !at_end() && (peek() == ' ' || peek() == '\t'); }
-  [[nodiscard]] bool at_digit() const { return !at_end() && peek() >= '0' && peek() <= '9'; }
-  [[nodiscard]] bool looking_at(std::string_view word) const {
-    return std::string_view(text_).substr(pos_).starts_with(word);
-  }
+  [[nodiscard]] bool at_end() { return text_.at_end(); }
+  [[nodiscard]] char peek() const { return text_.peek(); }
+  [[nodiscard]] bool at_line_end() { return at_end() || peek() == '\n' || peek() == '\r'; }
+  [[nodiscard]] bool at_blank() { return !at_end() && (peek() == ' ' || peek() == '\t'); }
+  [[nodiscard]] bool at_digit() { return !at_end() && peek() >= '0' && peek() <= '9'; }
+  [[nodiscard]] bool looking_at(std::string_view word) { return text_.looking_at(word); }
   [[nodiscard]] Mark mark() const { return here_; }
+  /// Bytes read so far.
+  [[nodiscard]] std::uint64_t offset() const { return text_.offset(); }
 
   void next() {
-    const char c = text_[pos_++];
-    if (c == '\r' && !at_end() && peek() == '\n') ++pos_;
+    const char c = peek();
+    text_.skip();
+    if (c == '\r' && !at_end() && peek() == '\n') text_.skip();
     if (c == '\n' || c == '\r') {
       ++here_.line;
       here_.column = 1;
@@ -54,13 +54,13 @@ public:
       next();
   }
   void skip_line() {
-    while (!at_line_end())
-      next();
+    // A window at a time: a comment line may be megabytes long.
+    here_.column += static_cast<std::int64_t>(text_.skip_to_line_end());
     if (!at_end()) next();
   }
 
   /// "found 'c'", or the end of the line or file, for "expected ..." messages.
-  [[nodiscard]] std::string found() const {
+  [[nodiscard]] std::string found() {
     if (at_end()) return "found the end of the file";
     if (at_line_end()) return "found the end of the line";
     return "found " + describe(peek());
@@ -100,9 +100,8 @@ public:
   }
 
 private:
-  std::string text_;
+  detail::TextCursor text_;
   std::string source_;
-  std::size_t pos_ = 0;
   Mark here_;
 };
 
@@ -119,11 +118,16 @@ void read_xrle(Reader& r, Pattern& pattern) {
     if (r.looking_at("Pos=")) {
       for (int i = 0; i < 4; ++i)
         r.next();
-      const auto coordinate = [&r] {
+      // Any 64-bit position: lifebench writes a plane's far from the origin (a macrocell's
+      // reach 2^61), and Golly reads positions of any size.
+      const auto coordinate = [&r]() -> std::int64_t {
         const bool negative = !r.at_end() && r.peek() == '-';
         if (negative) r.next();
-        const auto magnitude = static_cast<std::int64_t>(r.number(max_size));
-        return negative ? -magnitude : magnitude;
+        constexpr auto most = static_cast<std::uint64_t>(INT64_MAX);
+        const std::uint64_t magnitude = r.number(negative ? most + 1 : most);
+        // -2^63 has no positive counterpart: negated as 0 - (magnitude - 1) - 1.
+        return negative ? -static_cast<std::int64_t>(magnitude - 1) - 1
+                        : static_cast<std::int64_t>(magnitude);
       };
       Position position;
       position.x = coordinate();
@@ -199,11 +203,25 @@ void read_header(Reader& r, Pattern& pattern) {
 template <class Live> void read_body(Reader& r, Shape size, Live&& live) {
   const std::int64_t width = size.width;
   const std::int64_t height = size.height;
+  // The header bounds the text too: each cell a character of its own, each row an end,
+  // blanks and line ends between them come to less than four bytes a cell and row end (a
+  // megabyte more for comment lines). Past that the text only repeats itself, and a small
+  // gzipped file could make it take as long as its expanded size.
+  const std::uint64_t longest = 4 * static_cast<std::uint64_t>(width + 1) *
+                                    static_cast<std::uint64_t>(std::max<std::int64_t>(height, 1)) +
+                                (std::uint64_t{1} << 20);
+  const std::uint64_t start = r.offset();
   std::int64_t x = 0;
   std::int64_t y = 0;
   std::uint64_t count = 0; // 0: no count pending
   bool line_start = true;  // only blanks so far on this line
   while (!r.at_end()) {
+    if (r.offset() - start > longest) {
+      throw r.error("the body of a " + size.to_string() + " pattern takes at most " +
+                    std::to_string(longest) +
+                    " bytes (four a cell and row end, and 1 MiB for comments); this one is "
+                    "longer");
+    }
     const char c = r.peek();
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       // Golly refuses this too: "2 3o" would otherwise read as "23o".
@@ -262,11 +280,6 @@ template <class Live> void read_body(Reader& r, Shape size, Live&& live) {
   if (count != 0) throw r.error("the file ends after a run count");
 }
 
-/// The whole of `in`, read as the reader reads it.
-Reader reader_of(std::istream& in, const std::string& source) {
-  return {detail::read_text(in, source), source};
-}
-
 /// The comment lines and the header: all of the pattern but its cells.
 void read_up_to_body(Reader& r, Pattern& pattern) {
   for (;;) {
@@ -285,13 +298,21 @@ void read_up_to_body(Reader& r, Pattern& pattern) {
                     r.found());
     }
   }
+  const Mark header_at = r.mark();
   read_header(r, pattern);
+  // The cells' coordinates, not only the corner's, must be 64-bit numbers.
+  const std::optional<Position>& at = pattern.position;
+  if (at && (at->x > INT64_MAX - pattern.size.width || at->y > INT64_MAX - pattern.size.height)) {
+    throw r.error_at(
+        header_at, "the " + pattern.size.to_string() + " pattern at Pos=" + std::to_string(at->x) +
+                       "," + std::to_string(at->y) + " reaches coordinate 2^63 - 1 or past it");
+  }
 }
 
 } // namespace
 
 Pattern read_rle(std::istream& in, const std::string& source) {
-  Reader r = reader_of(in, source);
+  Reader r(in, source);
   Pattern pattern;
   read_up_to_body(r, pattern);
   std::vector<LiveRun>& alive = pattern.alive;
@@ -315,7 +336,7 @@ Grid read_rle_into_grid(std::istream& in, const std::string& source,
 
 Grid read_rle_placed(std::istream& in, const std::string& source,
                      const std::function<Placement(const Pattern&)>& place) {
-  Reader r = reader_of(in, source);
+  Reader r(in, source);
   Pattern pattern;
   read_up_to_body(r, pattern);
   const Placement placement = place(pattern);

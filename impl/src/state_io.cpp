@@ -192,7 +192,7 @@ State read_universe_state(const std::filesystem::path& path, const ReadOptions& 
   return State{problem, std::move(grid), reader.header().generation};
 }
 
-/// A file of text or bytes, gunzipped first where it is gzipped.
+/// A file of text or bytes, from `in` (inflated where it is gzipped).
 State read_stream_state(std::istream& in, Format format, const std::string& source,
                         const ReadOptions& options) {
   switch (format) {
@@ -209,14 +209,6 @@ State read_stream_state(std::istream& in, Format format, const std::string& sour
   }
   throw Error(source + ": a universe file is not read as a stream");
 }
-
-/// A read-only view of text as a stream buffer, so that gunzipped text is not copied again.
-class TextBuffer : public std::streambuf {
-public:
-  explicit TextBuffer(std::string& text) {
-    setg(text.data(), text.data(), text.data() + text.size());
-  }
-};
 
 } // namespace
 
@@ -244,9 +236,10 @@ State read_state(const std::filesystem::path& path, const ReadOptions& options) 
                   e.what());
     }
   }
-  std::string text = detail::gunzip(in, path.string());
-  TextBuffer buffer(text);
+  // Inflated as the reader reads, so that no copy of the whole text is ever held.
+  detail::GzipBuffer buffer(in, path.string());
   std::istream unpacked(&buffer);
+  unpacked.exceptions(std::ios::badbit); // the buffer's Error, not a bare read error
   return read_stream_state(unpacked, file.format, path.string(), options);
 }
 

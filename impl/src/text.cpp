@@ -1,9 +1,11 @@
 #include "text.hpp"
 
+#include "lifebench/grid.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
-#include <iterator>
+#include <cstring>
 
 namespace lifebench::detail {
 
@@ -25,18 +27,6 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     if (at == std::string_view::npos) return parts;
     text.remove_prefix(at + 1);
   }
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const auto end = text.find_first_of("\r\n");
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    const bool crlf = text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n';
-    text.remove_prefix(end + (crlf ? 2 : 1));
-  }
-  return lines;
 }
 
 std::vector<Word> split_words(std::string_view line) {
@@ -68,10 +58,67 @@ ParseError parse_error(const std::string& source, std::size_t line, std::size_t 
   return {source, shown(line), shown(column), what};
 }
 
-std::string read_text(std::istream& in, const std::string& source) {
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw Error(source + ": read error");
-  return text;
+bool TextCursor::fill(std::size_t want) {
+  if (end_ - pos_ >= want) return true;
+  // What is left moves to the front: the window never grows past `want` and its size.
+  std::copy(window_.begin() + static_cast<std::ptrdiff_t>(pos_),
+            window_.begin() + static_cast<std::ptrdiff_t>(end_), window_.begin());
+  dropped_ += pos_;
+  end_ -= pos_;
+  pos_ = 0;
+  if (window_.size() < want) window_.resize(want);
+  while (end_ < want && in_) {
+    in_.read(window_.data() + end_, static_cast<std::streamsize>(window_.size() - end_));
+    end_ += static_cast<std::size_t>(in_.gcount());
+  }
+  if (in_.bad()) throw Error(source_ + ": read error");
+  return end_ >= want;
+}
+
+bool TextCursor::looking_at(std::string_view word) {
+  return fill(word.size()) && std::string_view(window_.data() + pos_, word.size()) == word;
+}
+
+std::uint64_t TextCursor::to_line_end(std::string* line) {
+  std::uint64_t moved = 0;
+  while (pos_ < end_ || fill(1)) {
+    const char* begin = window_.data() + pos_;
+    const char* end = window_.data() + end_;
+    // memchr, not a loop of comparisons: lines of comments may be megabytes long.
+    const char* stop = end;
+    if (const void* n = std::memchr(begin, '\n', static_cast<std::size_t>(end - begin))) {
+      stop = static_cast<const char*>(n);
+    }
+    if (const void* r = std::memchr(begin, '\r', static_cast<std::size_t>(stop - begin))) {
+      stop = static_cast<const char*>(r);
+    }
+    if (line != nullptr) line->append(begin, stop);
+    moved += static_cast<std::uint64_t>(stop - begin);
+    pos_ += static_cast<std::size_t>(stop - begin);
+    if (stop != end) break;
+  }
+  return moved;
+}
+
+bool TextCursor::read_line(std::string& line) {
+  line.clear();
+  if (at_end()) return false;
+  to_line_end(&line);
+  if (at_end()) return true;
+  const char c = peek();
+  skip();
+  if (c == '\r' && !at_end() && peek() == '\n') skip();
+  return true;
+}
+
+void require_room(std::uint64_t count, std::size_t item_bytes, const std::string& source,
+                  const std::string& what) {
+  const std::uint64_t memory = host_memory_bytes();
+  if (memory != 0 && count > memory / 4 / item_bytes) {
+    throw Error(source + ": more than " + std::to_string(memory / 4 / item_bytes) + " " + what +
+                ", more than a quarter of this machine's " + std::to_string(memory >> 20) +
+                " MiB to hold them");
+  }
 }
 
 std::string hex(std::uint64_t value, int digits) {

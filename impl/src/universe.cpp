@@ -4,6 +4,8 @@
 #include "lifebench/error.hpp"
 #include "lifebench/packed.hpp"
 #include "lifebench/state_io.hpp"
+#include "mix.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <optional>
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -31,9 +34,18 @@ std::string os_reason() {
   return std::generic_category().message(errno);
 }
 
+/// The seal of a header's lines: a hash of their text, so that a line edited by hand (a
+/// checkpoint's generation moved on, say) no longer matches it.
+std::uint64_t seal_of(std::string_view lines) {
+  return detail::hash_bytes(detail::golden_gamma,
+                            {reinterpret_cast<const std::uint8_t*>(lines.data()), lines.size()});
+}
+
 std::string header_text(const UniverseHeader& header) {
   std::string text = std::string(kMagic) + "\nrule " + header.problem.to_string() +
                      "\ngeneration " + std::to_string(header.generation) + "\n";
+  if (header.origin) text += "origin " + detail::hex(*header.origin, 16) + "\n";
+  text += "seal " + detail::hex(seal_of(text), 16) + "\n";
   if (static_cast<std::int64_t>(text.size()) >= kUniverseDataOffset) {
     throw Error("universe header too long: " + std::to_string(text.size()) + " bytes");
   }
@@ -76,7 +88,35 @@ UniverseHeader parse_header(std::string_view text, const std::string& where) {
   if (error != std::errc{} || end != generation.data() + generation.size()) {
     throw Error(where + ": bad generation \"" + std::string(generation) + "\"");
   }
-  for (std::size_t i = 3; i < lines.size(); ++i) {
+  std::size_t i = 3;
+  const auto hex_value = [&](std::string_view key) -> std::optional<std::uint64_t> {
+    if (i >= lines.size() || !lines[i].starts_with(key) || lines[i].size() <= key.size() ||
+        lines[i][key.size()] != ' ') {
+      return std::nullopt;
+    }
+    const std::string_view digits = lines[i].substr(key.size() + 1);
+    std::uint64_t value = 0;
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
+    if (digits.size() != 16 || parsed.ec != std::errc{} ||
+        parsed.ptr != digits.data() + digits.size()) {
+      throw Error(where + ": bad " + std::string(key) + " \"" + std::string(digits) + "\"");
+    }
+    return value;
+  };
+  if (const auto origin = hex_value("origin")) {
+    header.origin = origin;
+    ++i;
+  }
+  // Files written before the seal have none; one that has it must match its lines.
+  if (const auto seal = hex_value("seal")) {
+    const auto sealed = static_cast<std::size_t>(lines[i].data() - text.data());
+    if (*seal != seal_of(text.substr(0, sealed))) {
+      throw Error(where + ": the header was edited after it was written (its seal does not "
+                          "match its lines)");
+    }
+    ++i;
+  }
+  for (; i < lines.size(); ++i) {
     if (lines[i].find_first_not_of(' ') != std::string_view::npos) {
       throw Error(where + ": unexpected header line " + std::to_string(i + 1));
     }
@@ -143,8 +183,14 @@ UniverseReader::UniverseReader(const std::filesystem::path& path) : path_(path) 
     if (got < kUniverseDataOffset || text.back() != '\n') {
       if (got >= static_cast<std::int64_t>(kMagic.size()) &&
           std::string_view(text).starts_with(kMagic)) {
-        throw Error(where + ": truncated header (" + std::to_string(got) + " of " +
-                    std::to_string(kUniverseDataOffset) + " bytes)");
+        const std::string size = std::to_string(kUniverseDataOffset);
+        // All of it read but no line end at its last byte: the header is longer (or the
+        // rows start early), not cut short.
+        throw Error(where + (got < kUniverseDataOffset
+                                 ? ": truncated header (" + std::to_string(got) + " of " + size +
+                                       " bytes read)"
+                                 : ": the header does not end with a line end at byte " + size +
+                                       " (all " + size + " bytes read)"));
       }
       throw Error(where + ": not a universe file (it must start with \"" + std::string(kMagic) +
                   "\")");
@@ -169,6 +215,15 @@ UniverseReader::UniverseReader(const std::filesystem::path& path) : path_(path) 
     throw;
   }
   ::close(fd);
+}
+
+std::uint64_t UniverseReader::content_hash() const {
+  return detail::hash_bytes(0, {reinterpret_cast<const std::uint8_t*>(map_.data()), map_.size()});
+}
+
+std::uint64_t universe_origin(std::uint64_t input_hash, std::string_view run) {
+  return detail::hash_bytes(input_hash,
+                            {reinterpret_cast<const std::uint8_t*>(run.data()), run.size()});
 }
 
 UniverseReader::~UniverseReader() {

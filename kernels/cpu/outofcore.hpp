@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,10 +65,12 @@ inline void read_band(UniverseReader& reader, std::int64_t first, std::int64_t c
 
 /// Advances the universe in `in` by `generations` with `Kernel` (a packed_rows kernel of
 /// 1-bit cells) into `out` (`in` itself for in place): the first pass reads `in`, the
-/// others `out`. Throws Error; `out` then holds the last whole pass (if one completed).
+/// others `out`; each pass's header carries `origin` (UniverseHeader::origin). Throws
+/// Error; `out` then holds the last whole pass (if one completed).
 template <class Kernel>
 void advance(const std::filesystem::path& in, const std::filesystem::path& out,
-             std::uint64_t generations, const Plan& plan) {
+             std::uint64_t generations, const Plan& plan,
+             std::optional<std::uint64_t> origin = std::nullopt) {
   static_assert(Kernel::cell_bits == 1);
   constexpr int group = Kernel::group;
   if (plan.halo_steps < 1 || plan.band_rows < group || plan.band_rows % group != 0) {
@@ -80,6 +83,7 @@ void advance(const std::filesystem::path& in, const std::filesystem::path& out,
   for (bool first = true; generations > 0; first = false) {
     UniverseReader reader(first ? in : out);
     UniverseHeader next = reader.header();
+    next.origin = origin;
     const std::int64_t height = next.problem.shape.height;
     const std::int64_t n = next.words_per_row();
     const bool torus = next.problem.boundary == Boundary::torus;

@@ -6,6 +6,7 @@
 #include "cuda/bpbc_tile.cuh"
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <algorithm>
@@ -63,13 +64,9 @@ inline std::optional<std::string> unsupported_multistep(const Problem& problem,
     return std::string("words=double needs tile=64: a lane of a 32x32 tile holds one 32-bit "
                        "word (the paper runs SINGLE-WORD there)");
   }
-  constexpr std::int64_t max_grid_y = 65535;
   const std::int64_t patch = tile - 2 * steps;
-  if ((problem.shape.height + patch - 1) / patch > max_grid_y) {
-    return "height must be at most " + std::to_string(max_grid_y * patch) +
-           " (one block row per patch row, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("height", problem.shape.height, patch,
+                              "one block row per patch of " + std::to_string(patch) + " rows");
 }
 
 /// The multi-step simulator: ceil(generations / t) launches, the last one of the remaining

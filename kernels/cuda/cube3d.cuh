@@ -193,9 +193,6 @@ inline MaskRule rule_of(const Problem& problem) {
   return {problem.rule.birth, problem.rule.survive};
 }
 
-/// CUDA's limit on gridDim.y and gridDim.z.
-inline constexpr std::int64_t max_grid_yz = 65535;
-
 /// What all four refuse: more than 2^32 cells (32-bit cell indices, as in the seed). Every
 /// 3D B/S rule and both boundaries are supported.
 inline std::optional<std::string> unsupported(const Problem& problem) {

@@ -5,6 +5,7 @@
 
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/cube3d.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <cstdint>
@@ -48,11 +49,11 @@ inline std::optional<std::string> swar_unsupported(const Problem& problem, const
     return "depth must be a multiple of z_width=" + std::to_string(z_width) + ", not " +
            std::to_string(shape.depth);
   }
-  if (shape.height > max_grid_yz || shape.depth / z_width > max_grid_yz) {
-    return "height and depth/z_width must be at most " + std::to_string(max_grid_yz) +
-           " (CUDA's grid limits)";
+  if (auto reason = cuda::beyond_grid_yz("height", shape.height, 1, "a block row per row")) {
+    return reason;
   }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("depth", shape.depth, z_width,
+                              "a block per z_width=" + std::to_string(z_width) + " planes");
 }
 
 inline Axis swar_z_width_axis() {

@@ -6,6 +6,7 @@
 
 #include "common/hex.hpp"
 #include "cuda/error.cuh"
+#include "cuda/grid_limits.cuh"
 #include "lifebench/problem.hpp"
 
 #include <cstdint>
@@ -79,12 +80,8 @@ inline std::optional<std::string> byte_grid_unsupported(const Problem& problem) 
 inline std::optional<std::string> block_rows_unsupported(const Problem& problem,
                                                          std::int64_t block_rows) {
   if (auto reason = byte_grid_unsupported(problem)) return reason;
-  constexpr std::int64_t max_grid_y = 65535; // CUDA's limit on gridDim.y
-  if ((problem.shape.height + block_rows - 1) / block_rows > max_grid_y) {
-    return "height must be at most " + std::to_string(max_grid_y * block_rows) + " (" +
-           std::to_string(block_rows) + "-row blocks, CUDA's grid y limit)";
-  }
-  return std::nullopt;
+  return cuda::beyond_grid_yz("height", problem.shape.height, block_rows,
+                              std::to_string(block_rows) + "-row blocks");
 }
 
 /// Copies the seed's 14-entry rule table (count + 7 * alive) into an experiment's

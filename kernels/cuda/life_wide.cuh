@@ -13,6 +13,7 @@
 #pragma once
 
 #include "cuda/error.cuh"
+#include "cuda/grid_limits.cuh"
 #include "cuda/life_lop3.cuh"
 #include "cuda/runtime.cuh"
 
@@ -34,8 +35,7 @@ constexpr unsigned kWarpsPerBlock = 4; // independent warps, each its own tile
 constexpr unsigned kFullMask = 0xFFFFFFFFU;
 constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
 constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
-constexpr std::int64_t kMaxGridY = 65535;
-constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
+constexpr int kAhead = 4;     // wavefront_steps: rows loaded ahead
 
 /// wide_steps (rows in registers) or wavefront_steps (rows streamed).
 enum class Schedule { registers, wavefront };
@@ -266,10 +266,10 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
     return "schedule=wavefront: steps_per_launch must be 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
   }
-  if (launch_grid(words_per_row, height, config.written_rows()).block_rows() > kMaxGridY) {
-    return "too many row tiles for CUDA's grid y limit (65535 blocks of 4 warps)";
-  }
-  return std::nullopt;
+  // A block row is kWarpsPerBlock row tiles (launch_grid).
+  return beyond_grid_yz("height", height, std::int64_t{config.written_rows()} * kWarpsPerBlock,
+                        "blocks of " + std::to_string(kWarpsPerBlock) + " warps of " +
+                            std::to_string(config.written_rows()) + " rows");
 }
 
 /// Generations one launch does when `generations` (at least one) remain: wavefront

@@ -1,10 +1,13 @@
-"""Tying results to table cells: the best verified result of each cell's problem, derived
+"""Tying results to table cells: one grid of cells per machine, each cell the best verified
+configuration of its problem in the newest run on that machine that measured it, derived
 rows and columns computed from measured cells, the ratio measured / published and that ratio
 normalised to the two devices' ceilings of the experiment's bound.
 
 A cell takes only results of its problem (tables.Problem.differences); the others tied to it
-are listed as other problems, never compared. An original program's result (an external
-experiment) is shown beside our reproduction, not in its place.
+are listed as other problems, never compared. A cell never takes the best across runs: older
+runs of the machine are superseded, other machines have grids of their own. A derived cell
+whose two values come from different runs says so and names both. An original program's
+result (an external experiment) is shown beside our reproduction, not in its place.
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Iterator
 
 from .bounds import Kind
+from .machines import Machine, by_machine, newest
 from .results import Result, Run, Tie
 from .tables import Ceiling, Device, Entry, Problem, Table
 from .units import RATIO_UNIT, UNITS, NotConvertible, convert
@@ -64,6 +69,13 @@ class Cell:
     device: Device | None = None  # the published device
     normalised: Normalised | None = None
     notes: list[str] = field(default_factory=list)
+    sources: list[Result] = field(default_factory=list)  # the results its value comes from
+    superseded: list[Run] = field(default_factory=list)  # older runs of this machine and problem
+
+    @property
+    def different_runs(self) -> bool:
+        """A derived value whose two sides come from different results folders."""
+        return len({id(r.run) for r in self.sources}) > 1
 
     @property
     def derived(self) -> bool:
@@ -85,17 +97,28 @@ class Cell:
 
 
 @dataclass
+class Grid:
+    """A table's cells as one machine measured them (machine None: no result is tied)."""
+
+    machine: Machine | None
+    cells: dict[tuple[str, str], Cell]
+
+    def cell(self, row: Entry, column: Entry) -> Cell:
+        return self.cells[(row.name, column.name)]
+
+
+@dataclass
 class TableView:
     table: Table
-    cells: dict[tuple[str, str], Cell]
+    grids: list[Grid]  # one per machine, in name order
     tied: list[Result]  # every result with a tie to this table
     stray: list[tuple[Result, Tie, str]]  # ties to this table that fit no cell, with why
     hardware: list[tuple[Device, list[str]]]  # (published device, where ours were measured)
     several_runs: bool = False  # numbers then name their results folder too
     bounds: dict[str, Kind] = field(default_factory=dict)  # experiment -> its bound
 
-    def cell(self, row: Entry, column: Entry) -> Cell:
-        return self.cells[(row.name, column.name)]
+    def all_cells(self) -> Iterator[Cell]:
+        return (cell for grid in self.grids for cell in grid.cells.values())
 
     @cached_property
     def published_only(self) -> list[str]:
@@ -105,7 +128,7 @@ class TableView:
         where nothing is tied), and every column stays where no result is tied to the table."""
         tied = {
             c.column.name
-            for c in self.cells.values()
+            for c in self.all_cells()
             if not c.derived and (c.candidates or c.others)
         }
         if not tied:
@@ -123,17 +146,19 @@ class TableView:
         return [c for c in self.table.columns if c.name not in self.published_only]
 
     def counts(self) -> Counter:
-        """Statuses of the measured (not derived) cells, published-only columns left out."""
+        """Statuses of the measured (not derived) cells of every machine's grid,
+        published-only columns left out."""
         return Counter(
             cell.status
-            for cell in self.cells.values()
+            for cell in self.all_cells()
             if not cell.derived and cell.column.name not in self.published_only
         )
 
 
 def where(result: Result, several_runs: bool) -> str:
-    """`<device> on host <name>`, with the results folder when several are shown."""
-    return result.measured_on + (f", results {result.run.label}" if several_runs else "")
+    """`<device> on <machine>`, with the results folder when several are shown."""
+    place = f"{result.device_label} on {result.run.machine.label}"
+    return place + (f", results {result.run.label}" if several_runs else "")
 
 
 def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None) -> TableView:
@@ -154,6 +179,28 @@ def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None
             else:
                 by_cell.setdefault((row.name, column.name), []).append(result)
 
+    machines = by_machine(tied)
+    grids = [
+        Grid(machine, _cells(table, by_cell, set(map(id, results)), bounds or {}))
+        for machine, results in machines.items()
+    ] or [Grid(None, _cells(table, {}, set(), bounds or {}))]
+    several = len(runs) > 1
+    return TableView(
+        table=table,
+        grids=grids,
+        tied=tied,
+        stray=stray,
+        hardware=_hardware(table, grids, several),
+        several_runs=several,
+        bounds=bounds or {},
+    )
+
+
+def _cells(
+    table: Table, by_cell: dict[tuple[str, str], list[Result]], mine: set[int],
+    bounds: dict[str, Kind],
+) -> dict[tuple[str, str], Cell]:
+    """One machine's grid: `mine` are the ids of its results."""
     cells: dict[tuple[str, str], Cell] = {}
     for row in table.rows:
         for column in table.columns:
@@ -171,8 +218,9 @@ def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None
             )
             if not derived:
                 cell.device = table.device(row, column)
-                _measure(cell, by_cell.get((row.name, column.name), []))
-                cell.normalised = _normalise(cell, bounds or {})
+                tied = by_cell.get((row.name, column.name), [])
+                _measure(cell, [r for r in tied if id(r) in mine])
+                cell.normalised = _normalise(cell, bounds)
             cells[(row.name, column.name)] = cell
     # Derived columns of measured rows first: a derived row may divide them in turn.
     for cell in cells.values():
@@ -183,29 +231,20 @@ def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None
         if cell.row.derived:
             num, den = cell.row.ratio
             _derive(cell, cells[(num, cell.column.name)], cells[(den, cell.column.name)])
-
-    several = len(runs) > 1
-    return TableView(
-        table=table,
-        cells=cells,
-        tied=tied,
-        stray=stray,
-        hardware=_hardware(table, cells, several),
-        several_runs=several,
-        bounds=bounds or {},
-    )
+    return cells
 
 
 def _measure(cell: Cell, tied: list[Result]):
-    """The cell's value from the results of its problem; an original program's only where
-    no reproduction of ours is tied."""
+    """The cell's value from one machine's results of its problem, those of the newest run
+    that has any; an original program's only where no reproduction of ours is tied."""
     same = [r for r in tied if not cell.problem.differences(r)]
     cell.others = sorted(
         (r for r in tied if cell.problem.differences(r)),
         key=lambda r: (not r.verified, -(r.rate or 0)),
     )
-    ours = [r for r in same if not r.external]
-    originals = [r for r in same if r.external]
+    ours, older = newest(r for r in same if not r.external)
+    originals, older_originals = newest(r for r in same if r.external)
+    cell.superseded = older if ours else older_originals
     _choose(cell, ours or originals)
     if same and not cell.problem.published:
         cell.notes.insert(0, f"no published problem: {_ours(cell.problem)}")
@@ -263,7 +302,7 @@ def _choose(cell: Cell, results: list[Result]):
             for r in results
         )
         detail = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
-        cell.notes.append(f"{len(results)} configurations ({detail})")
+        cell.notes.append(f"{len(results)} configurations of one run ({detail})")
 
     verified = sorted((r for r in results if r.verified), key=lambda r: r.rate, reverse=True)
     unconvertible = None
@@ -274,6 +313,7 @@ def _choose(cell: Cell, results: list[Result]):
             unconvertible = unconvertible or (result, str(e))
             continue
         cell.status, cell.value, cell.chosen = PASSED, value, result
+        cell.sources = [result]
         if len(results) > 1:
             cell.notes[-1] = "best of " + cell.notes[-1]
         cell.notes.extend(_problem_notes(cell.problem, result, cell.unit))
@@ -342,7 +382,12 @@ def _derive(cell: Cell, numerator: Cell, denominator: Cell):
     names = [c.row.name if c.column is cell.column else c.column.name for c in parts]
     if all(c.status == PASSED for c in parts):
         cell.status, cell.value = PASSED, numerator.value / denominator.value
+        cell.sources = numerator.sources + denominator.sources
         cell.notes.append(f"{names[0]} / {names[1]}")
+        if cell.different_runs:
+            cell.notes.append(
+                f"different runs: {names[0]} {_runs(numerator)}, {names[1]} {_runs(denominator)}"
+            )
         return
     missing = [
         f"{name} {c.status.replace('_', ' ')}"
@@ -353,14 +398,20 @@ def _derive(cell: Cell, numerator: Cell, denominator: Cell):
     cell.reason = f"needs {names[0]} and {names[1]} measured ({'; '.join(missing)})"
 
 
-def _hardware(table: Table, cells: dict[tuple[str, str], Cell], several_runs: bool):
-    """Per published device, where the cells that name it were measured (device, host and,
-    with several results folders, which); an entry of the results' `device` named as the
-    key (storage) comes from every cell."""
+def _runs(cell: Cell) -> str:
+    """Where a cell's values come from: `<machine> · <folder> @ <commit>`, each run once."""
+    sources = list(dict.fromkeys(r.source for r in cell.sources))
+    return " and ".join(sources)
+
+
+def _hardware(table: Table, grids: list[Grid], several_runs: bool):
+    """Per published device, where the cells that name it were measured (device, machine
+    and, with several results folders, which); an entry of the results' `device` named as
+    the key (storage) comes from every cell."""
     rows = []
     for key, device in table.hardware.items():
         ours: list[str] = []
-        for cell in cells.values():
+        for cell in (c for grid in grids for c in grid.cells.values()):
             if cell.status != PASSED:  # a failure or a refusal was measured nowhere
                 continue
             for result in (cell.chosen, cell.original):

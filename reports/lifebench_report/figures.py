@@ -2,8 +2,10 @@
 
 A figure selects results (experiments, problem, parameters), places each at an x (grid size,
 generations or a parameter) and a y (a table unit, or the speed-up over a baseline experiment
-on the same problem), and joins the best point per series and x. Validation is as strict as
-for tables: an unknown field or a wrong type stops the generator with one line.
+on the same problem in the same run), and joins the best point per series and x of the
+newest run of each machine that has one; several machines are several series. Validation
+is as strict as for tables: an unknown field or a wrong type stops the generator with one
+line.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
+from .machines import current, on_machine
 from .results import Result, Run
 from .tables import _STEM
 from .units import UNITS, NotConvertible, convert, unit_label
@@ -86,29 +89,34 @@ class Figure:
         return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
 
     def points(self, runs: list[Run]) -> list[Point]:
-        """The best verified point per (series, x); a result with no x or y is left out."""
+        """The best verified point per (series, x) of the newest run of each machine that
+        has one; a result with no x or y is left out. A speed-up divides by the baseline's
+        best in the same run."""
         results = [r for run in runs for r in run.results if r.verified]
         baselines: dict[tuple, float] = {}
         if self.baseline:
             for r in results:
                 if r.experiment == self.baseline:
-                    key = _problem(r)
+                    key = (id(r.run), _problem(r))
                     baselines[key] = max(baselines.get(key, 0.0), r.rate)
         higher_is_better = self.baseline is not None or UNITS[self.y].higher_is_better
-        best: dict[tuple[str, float], Point] = {}
-        for r in results:
-            if not self.matches(r) or r.experiment == self.baseline:
-                continue
-            x = self._x(r)
-            y = self._y(r, baselines)
-            if x is None or y is None:
-                continue
-            point = Point(self._series(r), x, y, r)
-            key = (point.series, x)
-            kept = best.get(key)
-            if kept is None or (y > kept.y if higher_is_better else y < kept.y):
-                best[key] = point
-        return sorted(best.values(), key=lambda p: (p.series, p.x))
+        placed = [
+            Point(self._series(r), x, y, r)
+            for r in results
+            if self.matches(r) and r.experiment != self.baseline
+            for x, y in [(self._x(r), self._y(r, baselines))]
+            if x is not None and y is not None
+        ]
+        ys = {id(p.result): p for p in placed}
+        groups = current((p.result for p in placed), lambda r: (ys[id(r)].series, ys[id(r)].x))
+        machines = len({machine for machine, _ in groups})
+        best = []
+        for (machine, _), members in groups.items():
+            pick = max if higher_is_better else min
+            point = ys[id(pick(members, key=lambda r: ys[id(r)].y))]
+            point.series = on_machine(point.series, machine, machines)
+            best.append(point)
+        return sorted(best, key=lambda p: (p.series, p.x))
 
     def _x(self, r: Result) -> float | None:
         if self.x == "cells":
@@ -122,7 +130,7 @@ class Figure:
 
     def _y(self, r: Result, baselines: dict[tuple, float]) -> float | None:
         if self.baseline:
-            base = baselines.get(_problem(r))
+            base = baselines.get((id(r.run), _problem(r)))
             return r.rate / base if base else None
         try:
             return convert(

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Sequence
 
 from .bounds import Kind, fraction
 from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
+from .evidence import checked, spread
 from .figures import Figure
 from .results import Result, Run, Tie
 from .tables import Table
@@ -116,7 +117,16 @@ pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow
 .others { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.3rem;
   border-top: 1px dashed #aab2bf; padding-top: 0.15rem; }
 .others ul { margin: 0; padding-left: 1rem; }
+.others summary { cursor: pointer; }
 .others small { display: inline; color: var(--muted); }
+.spread { font-size: 0.78rem; color: var(--muted); margin-left: 0.25rem; white-space: nowrap; }
+a.num { color: inherit; text-decoration: none; border-bottom: 1px dotted #8a93a1; }
+td.passed .badge.smaller, .legend .badge.smaller { background: #5f9e78; }
+td.passed .badge.final { background: #ffffff; color: var(--ok); border: 1px solid var(--ok); }
+td.passed .badge.final.failed { color: var(--fail); border-color: var(--fail); }
+div.machine-grids { display: contents; }
+figcaption .machine { font-family: "DejaVu Sans Mono", ui-monospace, monospace;
+  font-size: 0.9em; color: #2c4a6e; }
 table.comparisons td { font-size: 0.85rem; }
 table.comparisons td.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.hw td .why { display: inline; }
@@ -333,7 +343,7 @@ def _env_line(runs: list[Run]) -> str:
     for run in runs:
         build, host = run.section("build"), run.section("host")
         commit = build.get("git_commit")
-        bits = [f"<strong>{esc(run.label)}</strong>"]
+        bits = [f"<strong>{esc(run.label)}</strong>", f"machine {_machine(run)}"]
         if commit:
             dirty = " (dirty)" if build.get("git_dirty") else ""
             bits.append(f"commit <code>{esc(str(commit)[:12])}</code>{dirty}")
@@ -350,6 +360,12 @@ def _env_line(runs: list[Run]) -> str:
             bits.append(esc(", ".join(devices)))
         parts.append(" &middot; ".join(bits))
     return "<br>".join(parts)
+
+
+def _machine(run: Run) -> str:
+    """The machine's name, with where it comes from as its title."""
+    machine = run.machine
+    return f'<span class="machine" title="{esc(machine.how)}">{esc(machine.label)}</span>'
 
 
 def _parallel_gpus(run: Run) -> str:
@@ -381,6 +397,8 @@ def _run_section(run: Run, data: str | None) -> str:
     m = run.manifest or {}
     counts = run.section("configurations")
     general = [
+        ("machine", _machine(run)),
+        *[(key, esc(value)) for key, value in run.machine.facts],
         ("run id", esc(m.get("run_id"))),
         ("started", esc(m.get("started"))),
         ("finished", esc(m.get("finished")) or "not finished"),
@@ -443,10 +461,11 @@ def configs(
     show_run: bool = False,
     bounds: dict[str, Kind] | None = None,
 ) -> str:
-    """The results, one row each, with where each was measured and its fraction of its
-    bound. On a table's page (`table`) the cells of that table a result is tied to, with what
-    it is there (`marks`: (id of the result, tie) -> "shown", "other problem: ..."); elsewhere
-    every cell, linked to its table's page when `known_tables` holds it."""
+    """The results, one row each (its id the result's anchor, which numbers link to), with
+    its machine, noise, how it was verified and its fraction of its bound. On a table's page
+    (`table`) the cells of that table a result is tied to, with what it is there (`marks`:
+    (id of the result, tie) -> "shown", "other problem: ..."); elsewhere every cell, linked to
+    its table's page when `known_tables` holds it."""
     marks = marks or {}
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"
@@ -472,17 +491,23 @@ def configs(
         if r.stderr_tail:
             reason += f'<pre class="tail">{esc(r.stderr_tail)}</pre>'
         rate = fmt3(r.rate / 1e9) if r.rate is not None else ""
+        noise = spread(r) if rate else None
+        if noise:
+            rate += f' <span class="spread" title="{esc(noise.title)}">{noise.text}</span>'
         row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
-        on = esc(r.measured_on) if r.status == "ok" else ""
+        on = f"{esc(r.device_label)} on {esc(r.run.machine.label)}" if r.status == "ok" else ""
+        how = checked(r)
+        run = f"{esc(r.run.label)}<br><small>{esc(r.run.commit)}</small>"
         rows.append(
-            f'<tr class="{row_cls}" data-config="{esc(r.config_id)}">'
-            + (f"<td>{esc(r.run.label)}</td>" if show_run else "")
+            f'<tr class="{row_cls}" id="{esc(r.anchor)}" data-config="{esc(r.config_id)}">'
+            + (f"<td>{run}</td>" if show_run else "")
             + f"<td>{esc(r.experiment)}{_original() if r.external else ''}</td>"
             f"<td>{esc(r.backend)}</td><td>{esc(r.params_text)}</td>"
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f"<td>{on}</td>{_fraction_td(r, bounds)}"
             f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
+            + (f'<span class="why">{esc(how.title)}</span>' if how else "")
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")
             + f"</td><td>{'<br>'.join(cells) or '&ndash;'}</td><td>{reason}</td></tr>"
         )

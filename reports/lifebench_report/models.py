@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import PASSED, TableView
+from .compare import PASSED, Grid
+from .tables import Table
 
 KINDS = ("multistep",)
 _C_GRID = [0.0] + [10 ** (k / 100) for k in range(-300, 501)]  # 1e-3 ... 1e5
@@ -47,8 +48,8 @@ def _fit_c(points: list[tuple[int, float]], d: int) -> float:
     return min(_C_GRID, key=error)
 
 
-def multistep_fits(view: TableView) -> list[Fit]:
-    table = view.table
+def multistep_fits(table: Table, grid: Grid) -> list[Fit]:
+    """Per modelled column, the fit to one machine's measured cells and to the published."""
     tiles = table.model["tile"]
     steps = [(row, int(row.name)) for row in table.rows if not row.derived]
     fits = []
@@ -60,7 +61,7 @@ def multistep_fits(view: TableView) -> list[Fit]:
         for source in ("measured", "published"):
             points = []
             for row, t in valid:
-                cell = view.cell(row, column)
+                cell = grid.cell(row, column)
                 value = cell.value if source == "measured" and cell.status == PASSED else None
                 if source == "published":
                     value = cell.published

@@ -8,11 +8,13 @@ with nothing to show is not drawn: the function writes no file and returns None.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from .bounds import KINDS, Kind, fraction
 from .compare import PASSED, TableView
 from .figures import Figure, Point
+from .machines import current, on_machine
 from .results import Run
 from .units import NotConvertible, fmt3
 
@@ -34,6 +36,11 @@ def _safe(text: str) -> str:
 def _short(text: str, limit: int = 30) -> str:
     """Legend entries stay inside the figure."""
     return _safe(text if len(text) <= limit else text[: limit - 1] + "\u2026")
+
+
+def _wrapped(text: str, width: int = 40) -> str:
+    """A long legend entry (a series with its machine) on several lines, none cut off."""
+    return "\n".join(textwrap.wrap(_safe(text), width)) or _safe(text)
 
 
 def _plain(label: str) -> str:
@@ -70,32 +77,37 @@ _MARKERS, _LINES = "os^Dv", ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
 
 def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     """Cell updates per second against grid size (cells), one panel per family of grids (square,
-    hex, 3D), one series per experiment, each panel as tall as its legend needs.
+    hex, 3D) and machine, one series per experiment, each panel as tall as its legend needs.
 
-    Every ok result is a point (hollow when it was not verified); the line joins each
-    experiment's best verified throughput per grid size.
+    For each experiment, machine and grid size, the newest run that measured it: its every ok
+    result is a point (hollow when it was not verified); the line joins its best verified.
     """
-    families: dict[str, dict[str, list]] = {}
-    for run in runs:
-        for result in run.results:
-            if result.status == "ok" and result.cells:
-                family = result.family or "other"
-                families.setdefault(family, {}).setdefault(result.experiment, []).append(result)
-    if not families:
+    ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells]
+    panels: dict[tuple[str, object], dict[str, list]] = {}
+    for (machine, (experiment, _)), results in current(
+        ok, lambda r: (r.experiment, r.cells)
+    ).items():
+        family = results[0].family or "other"
+        panels.setdefault((family, machine), {}).setdefault(experiment, []).extend(results)
+    if not panels:
         return None
-    order = sorted(families, key=lambda f: (list(FAMILY_TITLES).index(f)
-                                            if f in FAMILY_TITLES else len(FAMILY_TITLES), f))
-    legend_rows = [-(-len(families[f]) // 2) for f in order]  # two columns a legend
+    families = list(FAMILY_TITLES)
+    order = sorted(panels, key=lambda p: (families.index(p[0]) if p[0] in families
+                                          else len(families), p[0], p[1].name))
+    legend_rows = [-(-len(panels[p]) // 2) for p in order]  # two columns a legend
     heights = [max(2.6, 0.19 * rows + 0.9) for rows in legend_rows]
     plt = _pyplot()
     fig, axes = plt.subplots(
         len(order), 1, figsize=(WIDTH_IN, sum(heights) + 0.5), layout="constrained",
         gridspec_kw={"height_ratios": heights}, squeeze=False,
     )
-    for ax, family in zip(axes[:, 0], order):
-        _throughput_panel(ax, families[family])
-        ax.set_title(FAMILY_TITLES.get(family, _safe(family)), fontsize=10, loc="left")
-    fig.suptitle("Throughput against grid size (best verified configuration per size)")
+    for ax, (family, machine) in zip(axes[:, 0], order):
+        _throughput_panel(ax, panels[(family, machine)])
+        title = f"{FAMILY_TITLES.get(family, family)} on {machine.label}"
+        ax.set_title(_safe(title), fontsize=10, loc="left")
+    fig.suptitle(
+        "Throughput against grid size (best verified configuration per size, newest run)"
+    )
     return _save(fig, path)
 
 
@@ -140,37 +152,21 @@ def table_plot(view: TableView, path: Path) -> tuple[int, int] | None:
 def table_figure(view: TableView):
     """table_plot's figure, not yet saved; None where no cell has a value."""
     table = view.table
+    def charted(c) -> bool:
+        return c.published is not None or any(
+            g.cells[(c.row.name, c.column.name)].value is not None for g in view.grids
+        )
+
     cells = [
         c
-        for c in view.cells.values()
-        if not c.derived
-        and (c.unit, c.scale) == (table.unit, table.scale)
-        and (c.published is not None or c.value is not None)
+        for c in view.grids[0].cells.values()
+        if not c.derived and (c.unit, c.scale) == (table.unit, table.scale) and charted(c)
     ]
     if not cells:
         return None
-    def ours(c) -> bool:
-        return c.status == PASSED and not c.chosen.external
-
-    def original(c) -> float | None:  # beside ours, or alone in its cell
-        return c.original_value if ours(c) else c.value if c.status == PASSED else None
-
-    series = [
-        ("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells]),
-        (
-            "measured here",
-            MEASURED_COLOUR,
-            [(c.value if ours(c) else None, _on_other_device(c)) for c in cells],
-        ),
-    ]
-    if any(original(c) is not None for c in cells):
-        series.append(
-            (
-                "original program, measured here",
-                ORIGINAL_COLOUR,
-                [(original(c), " original" + _on_other_device(c)) for c in cells],
-            )
-        )
+    series = [("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells])]
+    for i, grid in enumerate(view.grids):
+        series.extend(_measured_series(grid, cells, i, len(view.grids)))
     plt = _pyplot()
     per_cell = 0.21 * len(series)
     fig, ax = plt.subplots(
@@ -202,6 +198,34 @@ def table_figure(view: TableView):
     return fig
 
 
+def _measured_series(grid, cells, i: int, machines: int) -> list:
+    """A machine's bars, ours and, where measured, an original program's, for the cells
+    (keys of the first grid) of the chart."""
+    mine = [grid.cells[(c.row.name, c.column.name)] for c in cells]
+
+    def ours(c) -> bool:
+        return c.status == PASSED and not c.chosen.external
+
+    def original(c) -> float | None:  # beside ours, or alone in its cell
+        return c.original_value if ours(c) else c.value if c.status == PASSED else None
+
+    where = f"measured on {grid.machine.label}" if grid.machine else "measured here"
+    colour = MEASURED_COLOUR if i == 0 else f"C{(i + 1) % 10}"
+    out = [
+        (_short(where, 48), colour, [(c.value if ours(c) else None, _on_other_device(c))
+                                     for c in mine])
+    ]
+    if any(original(c) is not None for c in mine):
+        out.append(
+            (
+                _short(f"original program, {where}", 48),
+                ORIGINAL_COLOUR if i == 0 else f"C{(i + 5) % 10}",
+                [(original(c), " original" + _on_other_device(c)) for c in mine],
+            )
+        )
+    return out
+
+
 def _on_other_device(cell) -> str:
     """` on <our device>` where the cell's published figure is another device's."""
     ours = cell.chosen.device_label if cell.chosen is not None else None
@@ -227,7 +251,7 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
             color=f"C{i % 10}",
             linewidth=2,
             markersize=5,
-            label=_short(name, 40),
+            label=_wrapped(name),
         )
     if figure.ideal:
         _ideal_scaling(ax, series)
@@ -277,24 +301,27 @@ def roofline_plot(
     rate = measured ceiling / cost; None (no file) where no result has both."""
     panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # kind -> experiment -> pts
     ceilings: dict[str, dict[str, tuple[float, str]]] = {}  # kind -> device -> ceiling, label
-    for result in (r for run in runs for r in run.results):
-        kind = bounds.get(result.experiment)
-        if not (result.verified and kind and result.family == family):
-            continue
-        try:
-            share = fraction(result, kind)
-        except NotConvertible:
-            continue
-        panels.setdefault(kind.name, {}).setdefault(result.experiment, []).append(
-            (share.cost, result.rate)
-        )
-        # A CPU's ceiling is that of the threads a result ran on: the device's line is its
-        # highest, which bounds each of its points (the best at each cost is drawn).
-        threads = result.device.get("threads")
-        label = result.device_label + (f", {threads} threads" if threads else "")
-        line = (kind.measured(result), label)
-        devices = ceilings.setdefault(kind.name, {})
-        devices[result.device_label] = max(devices.get(result.device_label, line), line)
+    verified = [r for run in runs for r in run.results if r.verified and r.family == family]
+    groups = current(verified, lambda r: r.experiment)
+    machines = len({machine for machine, _ in groups})
+    for (machine, experiment), results in groups.items():
+        kind = bounds.get(experiment)
+        for result in results if kind else []:
+            try:
+                share = fraction(result, kind)
+            except NotConvertible:
+                continue
+            series = on_machine(experiment, machine, machines)
+            panels.setdefault(kind.name, {}).setdefault(series, []).append(
+                (share.cost, result.rate)
+            )
+            # A CPU's ceiling is that of the threads a result ran on: the device's line is
+            # its highest, which bounds each of its points (the best at each cost is drawn).
+            device = on_machine(result.device_label, machine, machines)
+            threads = result.device.get("threads")
+            line = (kind.measured(result), device + (f", {threads} threads" if threads else ""))
+            devices = ceilings.setdefault(kind.name, {})
+            devices[device] = max(devices.get(device, line), line)
     if not panels:
         return None
     plt = _pyplot()
@@ -315,13 +342,13 @@ def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
     low, high = min(costs) / 4, max(costs) * 4
     for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
         ax.plot([low, high], [ceiling / low, ceiling / high], "--", color="#555555",
-                linewidth=max(1.2 - 0.3 * i, 0.5), label=_short(f"bound: {device}", 48))
+                linewidth=max(1.2 - 0.3 * i, 0.5), label=_wrapped(f"bound: {device}"))
     for i, (experiment, pts) in enumerate(sorted(points.items())):
         best: dict[float, float] = {}
         for x, y in pts:
             best[x] = max(best.get(x, 0.0), y)
         ax.plot(list(best), list(best.values()), "o", color=f"C{i % 10}", markersize=6,
-                label=_short(experiment))
+                label=_wrapped(experiment))
     ax.set_xscale("log")
     ax.set_yscale("log")
     # The costs span about a decade or two: labels on the minor ticks overlap one another.

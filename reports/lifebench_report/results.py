@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
+from .machines import Machine, machine_of
 from .schema import check as check_against_schema
 from .units import NotConvertible
 
@@ -136,17 +139,23 @@ class Result:
         return self.device_name or self.run.host_cpu or "device not recorded"
 
     @property
-    def measured_on(self) -> str:
-        """`<device> on <host>`: where the number was measured."""
-        return f"{self.device_label} on {self.run.host_label}"
-
-    @property
     def external(self) -> bool:
         """An original program run as an experiment (not lifebench's code): a result or
         manifest entry marked `external`, or an experiment named external-*."""
         info = self.run.section("experiments").get(self.experiment)
         marked = self.raw.get("external") or (isinstance(info, dict) and info.get("external"))
         return bool(marked) or self.experiment.startswith("external-")
+
+    @property
+    def anchor(self) -> str:
+        """The id of its row in a configurations list, which its numbers link to."""
+        where = f"{self.run.label}-{self.file.stem}-{self.index}"
+        return "r-" + re.sub(r"[^A-Za-z0-9_.-]", "_", where)
+
+    @property
+    def source(self) -> str:
+        """`<machine> · <folder> @ <commit>`: the run a number comes from."""
+        return f"{self.run.machine.label} \u00b7 {self.run.label} @ {self.run.commit}"
 
     @property
     def stderr_tail(self) -> str | None:
@@ -192,6 +201,31 @@ class Run:
         value = self.manifest.get(name) if self.manifest else None
         return value if isinstance(value, dict) else {}
 
+    @cached_property
+    def machine(self) -> Machine:
+        return machine_of(self)
+
+    @property
+    def started(self) -> str:
+        """The manifest's start time (ISO 8601, so that text order is time order); empty
+        where not recorded, older than any."""
+        started = (self.manifest or {}).get("started")
+        return started if isinstance(started, str) else ""
+
+    @property
+    def commit(self) -> str:
+        """The short commit it was built from, `(dirty)` marked; the source tree's hash
+        where the manifest records one."""
+        build = self.section("build")
+        commit = build.get("git_commit")
+        text = str(commit)[:9] if commit else "commit not recorded"
+        if commit and build.get("git_dirty"):
+            text += " (dirty)"
+        tree = build.get("source_hash")
+        if isinstance(tree, str) and tree:
+            text += f", tree {tree.removeprefix('sha256:')[:9]}"
+        return text
+
     @property
     def host_cpu(self) -> str | None:
         cpu = self.section("host").get("cpu")
@@ -202,12 +236,6 @@ class Run:
         """How many one-GPU configurations ran at once (--parallel-gpus); 1 when not recorded."""
         n = (self.manifest or {}).get("parallel_gpus", 1)
         return n if isinstance(n, int) and n > 1 else 1
-
-    @property
-    def host_label(self) -> str:
-        """The host's name as the manifest records it."""
-        name = self.section("host").get("hostname")
-        return f"host {name}" if isinstance(name, str) and name else "an unrecorded host"
 
     @property
     def devices(self) -> list[str]:

@@ -1,14 +1,17 @@
 """One published table's page: its problem and hardware, the published, measured, ratio and
 normalised-ratio grids, one line per comparison, and the configurations tied to it.
 
-Every number names where it was measured (device and host, and the results folder when
-several are shown). A measured grid's row or column tied to a published device is headed
-by our device, not by the published one.
+One measured grid (with its ratio and normalised grids) per machine, each captioned with
+the machine's name. Every number names its machine and links to its result's row in the
+configurations list; its title gives the configuration, repetitions, folder and commit. A
+measured number shows its noise and how it was verified. A measured grid's row or column
+tied to a published device is headed by our device, not by the published one.
 """
 
 from __future__ import annotations
 
-from .compare import PASSED, Cell, TableView, where
+from .compare import PASSED, Cell, Grid, TableView, where
+from .evidence import SMALLER, checked, spread
 from .html import BADGE, configs, esc, img, kv, label_html, page, rate_text, warnings
 from .results import Result, Tie
 from .tables import Device, Entry, Table
@@ -47,14 +50,11 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
             '<p class="why">No chart: no cell has a published value or a verified measurement '
             "in the table's unit yet.</p>"
         )
-    body.append(
-        '<div class="grids">'
-        + _grid(view, "published", f"Published <small>{label_html(t.label)}</small>")
-        + _grid(view, "measured", f"Measured <small>{label_html(t.label)}, this run</small>")
-        + _grid(view, "ratio", "Measured / published")
-        + _grid(view, "normalised", "Normalised to the hardware <small>see below</small>")
-        + "</div>"
-    )
+    published = f"Published <small>{label_html(t.label)}</small>"
+    grids = [_grid(view, view.grids[0], "published", published)]
+    for i, grid in enumerate(view.grids):
+        grids.append(_machine_grids(view, grid, "" if i == 0 else f"-{i + 1}"))
+    body.append('<div class="grids">' + "".join(grids) + "</div>")
     if view.published_only:
         names = ", ".join(f'<span class="column">{esc(n)}</span>' for n in view.published_only)
         ratios = any(t.column(n).derived for n in view.published_only)
@@ -63,19 +63,7 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
             f"{names}: other devices' columns that no result of these runs is tied to"
             f"{' (and ratios over them)' if ratios else ''}.</p>"
         )
-    body.append(
-        '<p class="legend">Measured cells:'
-        + "".join(
-            f'<span class="badge b-{s}">{BADGE[s]}</span>{esc(text)}'
-            for s, text in (
-                (PASSED, "verified, then timed"),
-                ("failed", "failed (verification or run)"),
-                ("unverified", "timed without verification"),
-                ("not_run", "no result of this problem: why is given"),
-            )
-        )
-        + "</p>"
-    )
+    body.append(LEGEND)
     body.append(_comparisons(view))
     if t.notes:
         body.append(f'<p class="lead">{label_html(t.notes)}</p>')
@@ -168,8 +156,14 @@ def _unit_facts(t: Table) -> str:
             ("normalised", NORMALISED_SENTENCE),
             (
                 "verification",
-                "each measured cell was verified against the reference simulator just before "
-                "it was timed; no number is shown otherwise",
+                "each measured number was verified against the reference simulator before it "
+                "was timed, on the timed problem itself or on a smaller one (its mark says "
+                "which); no number is shown otherwise",
+            ),
+            (
+                "runs",
+                "one grid per machine; a cell is the newest run of that machine that measured "
+                "it (never the best across runs), the best of that run's configurations",
             ),
         ]
     )
@@ -217,22 +211,22 @@ def _hardware(view: TableView) -> str:
 # ----------------------------------------------------------------------------- grids
 
 
-def _measured_on(view: TableView, entry: Entry, is_row: bool) -> list[str]:
+def _measured_on(grid: Grid, entry: Entry, is_row: bool) -> list[str]:
     """Our devices in a row's or a column's cells, where it names a published device."""
     names: list[str] = []
     if not entry.hardware:
         return names
-    for cell in view.cells.values():
+    for cell in grid.cells.values():
         if (cell.row if is_row else cell.column) is entry and cell.status == PASSED:
             if cell.chosen is not None and cell.chosen.device_label not in names:
                 names.append(cell.chosen.device_label)
     return names
 
 
-def _entry_label(view: TableView, entry: Entry, kind: str, is_row: bool) -> str:
+def _entry_label(view: TableView, grid: Grid, entry: Entry, kind: str, is_row: bool) -> str:
     """An entry's header; in the measured grid, our device in place of the published one."""
     extra = []
-    ours = _measured_on(view, entry, is_row) if kind != "published" else []
+    ours = _measured_on(grid, entry, is_row) if kind != "published" else []
     name = entry.name
     if ours and kind == "measured":
         published = view.table.hardware[entry.hardware].name
@@ -256,7 +250,7 @@ def _entry_label(view: TableView, entry: Entry, kind: str, is_row: bool) -> str:
     return f"{esc(name)}{small}"
 
 
-def _col_header(view: TableView, kind: str, columns: list[Entry]) -> str:
+def _col_header(view: TableView, grid: Grid, kind: str, columns: list[Entry]) -> str:
     groups = any(c.group for c in columns)
     first, second = ['<th class="corner"' + (' rowspan="2"' if groups else "") + "></th>"], []
     i = 0
@@ -264,12 +258,14 @@ def _col_header(view: TableView, kind: str, columns: list[Entry]) -> str:
         col = columns[i]
         if not groups or not col.group:
             span = ' rowspan="2"' if groups else ""
-            first.append(f'<th class="col"{span}>{_entry_label(view, col, kind, False)}</th>')
+            first.append(f'<th class="col"{span}>{_entry_label(view, grid, col, kind, False)}</th>')
             i += 1
             continue
         j = i
         while j < len(columns) and columns[j].group == col.group:
-            second.append(f'<th class="col">{_entry_label(view, columns[j], kind, False)}</th>')
+            second.append(
+                f'<th class="col">{_entry_label(view, grid, columns[j], kind, False)}</th>'
+            )
             j += 1
         first.append(f'<th class="col" colspan="{j - i}">{esc(col.group)}</th>')
         i = j
@@ -279,17 +275,37 @@ def _col_header(view: TableView, kind: str, columns: list[Entry]) -> str:
     return f"<thead>{rows}</thead>"
 
 
-def _grid(view: TableView, kind: str, caption: str) -> str:
+def _machine_grids(view: TableView, grid: Grid, suffix: str) -> str:
+    """A machine's measured, ratio and normalised grids; `suffix` keeps their ids apart."""
+    t = view.table
+    machine = grid.machine
+    name = machine.label if machine else "no machine: no result is tied"
+    on = f' on <span class="machine">{esc(name)}</span>'
+    title = f' title="{esc(machine.how)}"' if machine else ""
+    unit = f"<small>{label_html(t.label)}</small>"
+    return (
+        f'<div class="machine-grids" data-machine="{esc(machine.name if machine else "")}"'
+        f"{title}>"
+        + _grid(view, grid, "measured", f"Measured{on} {unit}", suffix)
+        + _grid(view, grid, "ratio", f"Measured{on} / published", suffix)
+        + _grid(view, grid, "normalised",
+                f"Normalised to the hardware{on} <small>see below</small>", suffix)
+        + "</div>"
+    )
+
+
+def _grid(view: TableView, grid: Grid, kind: str, caption: str, suffix: str = "") -> str:
     t = view.table
     columns = t.columns if kind == "published" else view.measured_columns
     body = []
     for row in t.rows:
         cls = ' class="row derived"' if row.derived else ' class="row"'
-        tds = "".join(_td(view, view.cell(row, col), kind) for col in columns)
-        body.append(f"<tr><th{cls}>{_entry_label(view, row, kind, True)}</th>{tds}</tr>")
+        tds = "".join(_td(view, grid, grid.cell(row, col), kind) for col in columns)
+        body.append(f"<tr><th{cls}>{_entry_label(view, grid, row, kind, True)}</th>{tds}</tr>")
     return (
-        f'<figure><figcaption>{caption}</figcaption><table class="grid {kind}" id="{kind}">'
-        f"{_col_header(view, kind, columns)}<tbody>{''.join(body)}</tbody></table></figure>"
+        f'<figure><figcaption>{caption}</figcaption>'
+        f'<table class="grid {kind}" id="{kind}{suffix}">'
+        f"{_col_header(view, grid, kind, columns)}<tbody>{''.join(body)}</tbody></table></figure>"
     )
 
 
@@ -310,12 +326,40 @@ def _ratio_td(cell: Cell, classes: list[str], attrs: str, value: float, verdict)
     text = fmt3(value)
     return (
         f'<td class="{" ".join(classes + [verdict])}" {attrs} data-status="{cell.status}" '
-        f'data-value="{text}"><span class="num">{text}&times;</span>'
+        f'data-value="{text}">{_number(cell, f"{text}&times;")}'
     )
 
 
-def _td(view: TableView, cell: Cell, kind: str) -> str:
+def _number(cell: Cell, text: str) -> str:
+    """A number, linked to the result it comes from, its title naming the machine, the
+    configuration, repetitions, folder and commit (of each side, for a derived one)."""
+    sources = cell.sources
+    title = "; ".join(dict.fromkeys(_source_title(r) for r in sources))
+    if cell.superseded:
+        older = ", ".join(f"{run.label} @ {run.commit}" for run in cell.superseded)
+        title += f"; the newest of this machine's runs, newer than {older}"
+    href = f' href="#{esc(sources[0].anchor)}"' if len(sources) == 1 else ""
+    tag = "a" if href else "span"
+    return f'<{tag} class="num"{href} title="{esc(title)}">{text}</{tag}>'
+
+
+def _source_title(result: Result) -> str:
+    run = result.run
+    repetitions = result.raw.get("timing", {}).get("repetitions", "?")
+    # --parallel-gpus: a one-GPU configuration shared its host with the others then running.
+    beside = run.parallel_gpus > 1 and "cuda_visible_devices" in result.device
+    return (
+        f"on {run.machine.label} ({result.device_label}): {_config(result)}, "
+        f"{repetitions} repetitions"
+        + (f", {run.parallel_gpus} configurations at once" if beside else "")
+        + f", folder {run.label}, commit {run.commit}, started {run.started or 'not recorded'}"
+    )
+
+
+def _td(view: TableView, grid: Grid, cell: Cell, kind: str) -> str:
     attrs = f'data-kind="{kind}" data-row="{esc(cell.row.name)}" data-col="{esc(cell.column.name)}"'
+    if kind != "published" and grid.machine is not None:
+        attrs += f' data-machine="{esc(grid.machine.name)}"'
     classes = [kind] + (["derived"] if cell.row.derived else [])
     if kind == "published":
         if cell.published is None:
@@ -346,6 +390,27 @@ def _td(view: TableView, cell: Cell, kind: str) -> str:
 
 DERIVED = "a ratio of two measurements: nothing to normalise"
 
+LEGEND = (
+    '<p class="legend">Measured cells:'
+    + "".join(
+        f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
+        for status, badge, text in (
+            (PASSED, "verified", "the timed problem itself verified, then timed"),
+            (f"{PASSED} smaller", "verified small",
+             "a smaller problem verified (its size in the title), then the timed problem timed"),
+            (PASSED, "final \u2713", "the timed run's own final state checked too"),
+            ("failed", BADGE["failed"], "failed (verification or run)"),
+            ("unverified", BADGE["unverified"], "timed without verification"),
+            ("not_run", BADGE["not_run"], "no result of this problem: why is given"),
+        )
+    )
+    + "<br>Noise beside each number: <strong>\u00b1</strong> half the interval of the median "
+    "time, <strong>\u2195</strong> half the fastest-to-slowest range of the repetitions where "
+    "no interval is recorded (relative to the median; the number of repetitions in its "
+    "title). Each number links to its configuration below; its title names the machine, "
+    "folder and commit.</p>"
+)
+
 
 def _no_normalised(cell: Cell) -> str:
     if cell.derived:
@@ -358,8 +423,8 @@ def _no_normalised(cell: Cell) -> str:
 def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) -> str:
     classes.append(cell.status)
     value = fmt3(cell.value) if cell.status == PASSED else ""
-    content = [f'<span class="num">{value}</span>' if value else ""]
-    content.append(f'<span class="badge">{BADGE[cell.status]}</span>')
+    content = [_number(cell, value) if value else ""]
+    content.append(_evidence(cell))
     if cell.reason:
         content.append(f'<span class="why">{esc(cell.reason)}</span>')
     for note in cell.notes:
@@ -368,10 +433,6 @@ def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) ->
     if chosen is not None and not cell.derived:
         what = "original program: " if chosen.external else ""
         content.append(f'<span class="note">{esc(what + _config(chosen))}</span>')
-        if cell.status == PASSED:
-            content.append(
-                f'<span class="where">on {esc(where(chosen, view.several_runs))}</span>'
-            )
     if cell.original is not None and chosen is not None and cell.status == PASSED:
         content.append(f'<span class="original">{_original(view, cell)}</span>')
     if cell.others:
@@ -382,17 +443,35 @@ def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) ->
     )
 
 
+def _evidence(cell: Cell) -> str:
+    """A measured cell's status badge; for a measured number, its spread before it and how
+    it was verified in the badge (the timed problem or a smaller one) and a final-state mark."""
+    if cell.status != PASSED or cell.derived:
+        return f'<span class="badge">{BADGE[cell.status]}</span>'
+    noise, how = spread(cell.chosen), checked(cell.chosen)
+    out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
+    scope = "" if how is None else f' data-scope="{how.scope}" title="{esc(how.title)}"'
+    smaller = " smaller" if how is not None and how.scope == SMALLER else ""
+    out += f'<span class="badge{smaller}"{scope}>{how.mark if how else BADGE[PASSED]}</span>'
+    if how is not None and how.final_mark:
+        final = f"final {how.final['status']}"
+        out += f'<span class="badge {final}" title="{esc(how.title)}">{how.final_mark}</span>'
+    return out
+
+
 def _config(result: Result) -> str:
     return f"{result.experiment} ({result.params_text})"
 
 
 def _original(view: TableView, cell: Cell) -> str:
-    """`original program (same machine): <rate>; ours 0.72x its rate`, as HTML."""
+    """`original program (same run): <rate>; ours 0.72x its rate`, as HTML; from another run
+    of the machine it says so and names both."""
     original, ours = cell.original, cell.chosen
-    same = original.run.host_label == ours.run.host_label and (
-        original.device_label == ours.device_label
+    place = (
+        "same run"
+        if original.run is ours.run
+        else f"same machine, different runs: ours {ours.source}, its {original.source}"
     )
-    place = "same machine" if same else f"on {where(original, view.several_runs)}"
     return (
         f"original program ({esc(place)}): {esc(original.experiment)} at "
         f"{rate_text(original.rate, view.table)}; ours "
@@ -414,17 +493,21 @@ def _others(view: TableView, cell: Cell) -> str:
             f"<li>{esc(problem)}: {rate} <small>{esc(_config(result))}, "
             f"{esc(where(result, view.several_runs))}</small></li>"
         )
-    title = "other problems" if len(items) > 1 else "other problem"
-    return f'<div class="others">{title}:<ul>{"".join(items)}</ul></div>'
+    title = f"{len(items)} other problems" if len(items) > 1 else "1 other problem"
+    # Folded: a reader scans the numbers; the list is one click away.
+    return (
+        f'<details class="others"><summary>{title}</summary><ul>{"".join(items)}</ul></details>'
+    )
 
 
 # ----------------------------------------------------------------------------- comparisons
 
 
 def _comparisons(view: TableView) -> str:
-    """One line per measured cell with a published value or an original program beside it."""
+    """One line per measured cell of each machine with a published value or an original
+    program beside it."""
     rows = []
-    for cell in view.cells.values():
+    for cell in view.all_cells():
         if cell.derived or cell.status != PASSED:
             continue
         if cell.published is None and cell.original is None:
@@ -447,8 +530,9 @@ def _comparisons(view: TableView) -> str:
             f'<tr data-row="{esc(cell.row.name)}" data-col="{esc(cell.column.name)}">'
             f"<td>{esc(cell.row.name)} / {esc(cell.column.name)}</td>"
             f'<td class="n">{published}</td><td>{esc(device) if cell.device else device}</td>'
-            f'<td class="n">{fmt3(cell.value)}</td><td>{esc(where(cell.chosen, view.several_runs))}'
-            f"<br><small>{esc(_config(cell.chosen))}</small></td>"
+            f'<td class="n">{_number(cell, fmt3(cell.value))}</td>'
+            f"<td>{esc(where(cell.chosen, view.several_runs))}"
+            f"<br><small>{esc(_config(cell.chosen))}, {esc(cell.chosen.run.commit)}</small></td>"
             f'<td class="n">{ratio}</td><td>{bound}</td><td class="n">{theirs}</td>'
             f'<td class="n">{ours}</td><td class="n">{normalised}</td><td>{original}</td></tr>'
         )
@@ -481,7 +565,7 @@ def _marks(view: TableView) -> dict[tuple[int, Tie], str]:
     """For the configurations list: what each tie of each result is in its cell."""
     marks: dict[tuple[int, Tie], str] = {}
     stem = view.table.stem
-    for cell in view.cells.values():
+    for cell in view.all_cells():
         tie = Tie(stem, cell.row.name, cell.column.name)
         if cell.chosen is not None:
             marks[(id(cell.chosen), tie)] = "shown"
@@ -498,9 +582,16 @@ def _marks(view: TableView) -> dict[tuple[int, Tie], str]:
 
 
 def _model_section(view: TableView) -> str:
-    """The multistep cost model fitted per column, to this run's cells and to the paper's."""
+    """The multistep cost model fitted per column, to each machine's cells and to the paper's."""
     rows = []
-    for fit in models.multistep_fits(view):
+    fits = [
+        (grid, fit) for grid in view.grids for fit in models.multistep_fits(view.table, grid)
+        if fit.source == "measured" or grid is view.grids[0]
+    ]
+    for grid, fit in fits:
+        source = fit.source
+        if fit.source == "measured" and grid.machine is not None:
+            source = f"measured on {esc(grid.machine.label)}"
         c = fmt3(fit.c) if fit.c is not None else '<span class="why">fewer than 2 cells</span>'
         agree = (
             ""
@@ -511,7 +602,7 @@ def _model_section(view: TableView) -> str:
             f'<tr data-model-column="{esc(fit.column)}" data-model-source="{fit.source}" '
             f'data-c="{fmt3(fit.c) if fit.c is not None else ""}" '
             f'data-predicted="{fit.predicted_t or ""}" data-best="{fit.best_t or ""}">'
-            f"<td>{esc(fit.column)}</td><td>{fit.d}</td><td>{fit.source}</td><td>{fit.points}</td>"
+            f"<td>{esc(fit.column)}</td><td>{fit.d}</td><td>{source}</td><td>{fit.points}</td>"
             f"<td>{c}</td><td>{fit.predicted_t or ''}</td><td>{fit.best_t or ''}</td>"
             f"<td>{agree}</td></tr>"
         )
@@ -523,6 +614,6 @@ def _model_section(view: TableView) -> str:
         "<h2>Cost model</h2>"
         '<p class="lead">Time per cell update &prop; (t + c) / (t (d &minus; 2t)&sup2;) for t '
         "steps per launch on d &times; d tiles (seed 003, Section 7); c fitted per column by least "
-        "squares on log time, to this run's verified cells and to the published ones.</p>"
+        "squares on log time, to each machine's verified cells and to the published ones.</p>"
         f'<table class="list"><tr>{head}</tr>{"".join(rows)}</table>'
     )

@@ -72,6 +72,9 @@ def bench(conf, args):
         log.write(json.dumps({"params": params, "problem": values.get("--problem"),
                               "generations": values.get("--generations"),
                               "repetitions": values.get("--repetitions"),
+                              "max_repetitions": values.get("--max-repetitions"),
+                              "target_rel_ci": values.get("--target-rel-ci"),
+                              "timing_budget_s": values.get("--timing-budget-s"),
                               "warmup": values.get("--warmup"),
                               "density": values.get("--density")}) + "\n")
     out = values["--json-out"]
@@ -137,7 +140,8 @@ def bench(conf, args):
         repetitions = int(values["--repetitions"])
         result["timing"] = {"clock": "steady_clock", "median_s": 0.5, "min_s": 0.5,
                             "max_s": 0.5, "cv": 0.0, "seconds": [0.5] * repetitions,
-                            "repetitions": repetitions, "warmup": int(values["--warmup"])}
+                            "repetitions": repetitions, "warmup": int(values["--warmup"]),
+                            "target_rel_ci": float(values["--target-rel-ci"])}
         result["throughput"] = {"cell_updates_per_second": 1.234e9,
                                 "seconds_per_generation": 0.5 / generations,
                                 "bytes_per_generation": None, "bytes_per_second": None}

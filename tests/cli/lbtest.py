@@ -166,18 +166,20 @@ class Sandbox:
         return subprocess.run([self.lifebench, *args], cwd=self.work, env=self.environment(env),
                               capture_output=True, text=True, timeout=timeout)
 
-    def interrupt(self, *args, when, timeout=60):
-        """Runs the driver and sends it SIGINT once the file `when` exists; returns the
-        finished process (returncode, stdout, stderr)."""
+    def interrupt(self, *args, when, timeout=60, signum=signal.SIGINT):
+        """Runs the driver and sends it `signum` once the file `when` exists (or, `when` a
+        function, once it returns true); returns the finished process (returncode, stdout,
+        stderr)."""
         driver = subprocess.Popen([self.lifebench, *args], cwd=self.work, env=self.environment(),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        arrived = when if callable(when) else lambda: os.path.exists(when)
         try:
             deadline = time.monotonic() + timeout
-            while not os.path.exists(when):
-                if time.monotonic() > deadline:
-                    raise AssertionError("%s never appeared" % when)
-                time.sleep(0.05)
-            driver.send_signal(signal.SIGINT)
+            while not arrived():
+                if time.monotonic() > deadline or driver.poll() is not None:
+                    raise AssertionError("%s never came" % when)
+                time.sleep(0.01)
+            driver.send_signal(signum)
             out, err = driver.communicate(timeout=timeout)
         finally:
             if driver.poll() is None:

@@ -120,7 +120,9 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual(len(calls), 5)
         self.assertEqual(calls[0], {"params": {"mode": "ok", "threads": "1"},
                                     "problem": "B3/S23:T16,16", "generations": "4",
-                                    "repetitions": "3", "warmup": "0",
+                                    "repetitions": "3", "max_repetitions": "100",
+                                    "target_rel_ci": "0.01", "timing_budget_s": "5",
+                                    "warmup": "0",
                                     "density": None})  # none given: the family's own soup
         self.assertEqual(calls[4]["repetitions"], "5")  # defaults
         self.assertEqual(calls[4]["warmup"], "1")

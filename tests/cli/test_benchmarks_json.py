@@ -13,18 +13,21 @@ import lbtest
 
 COMPARE_PY = os.environ.get("LIFEBENCH_GBENCH_COMPARE", "/usr/share/benchmark/compare.py")
 
+# A fixed number of repetitions (as many at most as at least), so that runs differ in it.
 SWEEP = """
+[defaults]
+repetitions = %d
+max_repetitions = %d
+
 [[run]]
 experiment = "cpu-trivial"
 shape = ["64x64", "128x128"]
 generations = 8
-repetitions = %d
 
 [[run]]
 experiment = "fake-crash"
 shape = "64x64"
 generations = 8
-repetitions = %d
 params = { mode = "crash" }
 """
 

@@ -1,10 +1,12 @@
-"""lifebench compare OLD NEW on results folders written here (harness/RESULTS.md): verdicts,
-the regression gate, configurations in one folder only, bad folders, and the U test's
+"""lifebench compare OLD NEW on results folders written here (harness/RESULTS.md): verdicts
+against the noise, the regression gate (also on the committed reference folders made ten
+times slower), configurations in one folder only, bad folders and times, and the U test's
 p-values against scipy's (skipped where scipy is not installed)."""
 import json
 import os
 import random
 import re
+import shutil
 
 import lbtest
 
@@ -53,9 +55,10 @@ class CompareTest(lbtest.CliTestCase):
         return self.box.run("compare", old, new, *args)
 
     def line_of(self, proc, problem):
+        """The one line holding `problem`, its columns one space apart."""
         lines = [line for line in proc.stdout.splitlines() if problem in line]
         self.assertEqual(len(lines), 1, proc.stdout)
-        return lines[0]
+        return " ".join(lines[0].split())
 
     def test_verdicts_rates_and_ratio(self):
         old = write_run(self.box.path("old"), [
@@ -72,39 +75,68 @@ class CompareTest(lbtest.CliTestCase):
         ])
         proc = self.compare(old, new)
         self.assertEqual(proc.returncode, 0, proc.stderr)
+        # OLD / NEW median time, within [old min / new max, old max / new min]: each side's
+        # five values hold their median with probability 0.9375, both 0.88.
         slower = self.line_of(proc, "T256,256  g16   -")
-        self.assertRegex(slower, r"^cpu-a\s+B3/S23:T256,256\s+g16\s+-\s+\S+\s+\S+\s+0\.84\s+"
-                                 r"slower \(p = 0\.00794, 5 vs 5\)$")
-        self.assertIn("1.20  ", self.line_of(proc, "T512,512"))
-        self.assertIn("faster (p = 0.00794, 5 vs 5)", self.line_of(proc, "T512,512"))
-        self.assertIn("no significant change (p = ", self.line_of(proc, "T64,64"))
-        # Three repetitions a side cannot give p below 0.1, however far apart.
+        self.assertRegex(slower, r"^cpu-a\s+B3/S23:T256,256\s+g16\s+-\s+\S+\s+\S+\s+"
+                                 r"0\.836 \[0\.806, 0\.867\]\s+slower \(5 vs 5 repetitions, "
+                                 r"interval level >= 0\.88; p = 0\.00794\)$")
+        self.assertIn("1.196 [1.154, 1.240] faster (5 vs 5", self.line_of(proc, "T512,512"))
+        self.assertIn("same within the noise (5 vs 5 repetitions, interval level >= 0.88; p = ",
+                      self.line_of(proc, "T64,64"))
+        # Three repetitions a side cannot give p below 0.1, but their ranges are apart.
         three = self.line_of(proc, "threads=4")
-        self.assertIn("inconclusive (p = 0.1, 3 vs 3 repetitions: too few for p <= 0.05)", three)
-        self.assertIn("4 configurations in both: 1 faster, 1 slower, 1 no significant change, "
-                      "1 inconclusive; 0 only in OLD, 0 only in NEW", proc.stdout)
-        # A looser level makes the three-repetition line decide.
+        self.assertIn("slower (3 vs 3 repetitions, interval level >= 0.56; p = 0.1: too few "
+                      "repetitions for p <= 0.05)", three)
+        self.assertIn("4 configurations in both: 1 faster, 2 slower, 1 same; 0 only in OLD, "
+                      "0 only in NEW", proc.stdout)
+        # At a level they can reach, the U test has its say too.
         proc = self.compare(old, new, "--alpha", "0.1")
-        self.assertIn("slower (p = 0.1, 3 vs 3)", self.line_of(proc, "threads=4"))
+        self.assertIn("slower (3 vs 3 repetitions, interval level >= 0.56; p = 0.1)",
+                      self.line_of(proc, "threads=4"))
+        # Where they cannot reach it, the intervals alone decide.
+        proc = self.compare(old, new, "--alpha", "0.005")
+        self.assertIn("slower (5 vs 5 repetitions, interval level >= 0.88; p = 0.00794: too "
+                      "few repetitions for p <= 0.005)", self.line_of(proc, "T256,256  g16   -"))
+
+    def test_direction_and_significance_from_the_seconds(self):
+        old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", FAST)])
+        slower = result("cpu-a", "B3/S23:T256,256", SLOW)
+        slower["throughput"]["cell_updates_per_second"] *= 10  # says faster, the times do not
+        new = write_run(self.box.path("new"), [slower])
+        proc = self.compare(old, new, "--fail-on-regression", "10")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("0.836 [0.806, 0.867] slower (5 vs 5", self.line_of(proc, "T256,256"))
 
     def test_gate_fails_on_a_slowdown_beyond_the_percentage(self):
         old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", FAST)])
         new = write_run(self.box.path("new"), [result("cpu-a", "B3/S23:T256,256", SLOW)])
         proc = self.compare(old, new, "--fail-on-regression", "10")
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-        self.assertIn("lifebench: regression: 1 configuration significantly slower by more "
+        self.assertIn("lifebench: regression: 1 configuration slower beyond the noise by more "
                       "than 10 %", proc.stderr)
         # 20 % more time is within a 25 % allowance; faster is never a regression.
         self.assertEqual(self.compare(old, new, "--fail-on-regression", "25").returncode, 0)
         self.assertEqual(self.compare(new, old, "--fail-on-regression", "0").returncode, 0)
+
+    def test_one_repetition_is_judged_by_its_ratio_alone(self):
+        old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", [1.0])])
+        new = write_run(self.box.path("new"), [result("cpu-a", "B3/S23:T256,256", [1.2])])
+        proc = self.compare(old, new, "--fail-on-regression", "10")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("0.833 [0.833, 0.833] no noise measured (1 vs 1 repetitions)",
+                      self.line_of(proc, "T256,256"))
+        self.assertEqual(self.compare(old, new, "--fail-on-regression", "25").returncode, 0)
+        self.assertEqual(self.compare(old, old, "--fail-on-regression", "0").returncode, 0)
 
     def test_a_folder_compared_with_itself_passes_the_gate(self):
         run = write_run(self.box.path("run"), [result("cpu-a", "B3/S23:T256,256", FAST),
                                                result("cpu-a", "B3/S23:T64,64", [2.0, 2.0, 2.0])])
         proc = self.compare(run, run, "--fail-on-regression", "0")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertIn("1.00", self.line_of(proc, "T256,256"))
-        self.assertIn("no significant change (p = 1, 5 vs 5)", self.line_of(proc, "T256,256"))
+        self.assertIn("1.000 [0.962, 1.040] same within the noise (5 vs 5 repetitions, interval "
+                      "level >= 0.88; p = 1)", self.line_of(proc, "T256,256"))
+        self.assertIn("1.000 [1.000, 1.000] same within the noise", self.line_of(proc, "T64,64"))
 
     def test_failed_verification_is_never_faster(self):
         old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", SLOW),
@@ -151,6 +183,61 @@ class CompareTest(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("lifebench: warning: the runs measured different devices (Test CPU; "
                       "Other CPU)", proc.stderr)
+
+
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results",
+                         "reference")
+
+
+def ten_times_slower(source, target):
+    """A copy of the results folder `source` whose every time is ten times longer."""
+    shutil.copytree(source, target)
+    for name in os.listdir(target):
+        path = os.path.join(target, name)
+        if name in ("manifest.json", "benchmarks.json") or not name.endswith(".json"):
+            continue
+        with open(path) as f:
+            data = json.load(f)
+        for r in data["configurations"]:
+            timing = r.get("timing")
+            if timing:
+                timing["seconds"] = [10 * s for s in timing["seconds"]]
+                for key in ("median_s", "min_s", "max_s"):
+                    timing[key] *= 10
+            throughput = r.get("throughput")
+            if throughput:
+                throughput["cell_updates_per_second"] /= 10
+                throughput["seconds_per_generation"] *= 10
+        with open(path, "w") as f:
+            json.dump(data, f)
+    return target
+
+
+class ReferenceFoldersTest(lbtest.CliTestCase):
+    """Issue 33's gate: each committed reference folder against itself passes, against a
+    copy ten times slower fails, also where a configuration has only one or three
+    repetitions."""
+
+    def test_every_reference_folder(self):
+        folders = sorted(name for name in os.listdir(REFERENCE)
+                         if os.path.exists(os.path.join(REFERENCE, name, "manifest.json")))
+        self.assertGreater(len(folders), 0)
+        for name in folders:
+            with self.subTest(folder=name):
+                reference = os.path.join(REFERENCE, name)
+                slower = ten_times_slower(reference, self.box.path(name + "-x10"))
+                same = self.box.run("compare", reference, reference, "--fail-on-regression", "10")
+                self.assertEqual(same.returncode, 0, same.stdout + same.stderr)
+                proc = self.box.run("compare", reference, slower, "--fail-on-regression", "10")
+                self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+                # Every configuration measured in both is caught, not only one of them.
+                compared = [line for line in proc.stdout.splitlines()
+                            if re.search(r"\s0\.100 \[", line)]
+                self.assertGreater(len(compared), 0, proc.stdout)
+                for line in compared:
+                    self.assertRegex(line, r"(slower|no noise measured) \(")
+                self.assertIn("lifebench: regression: %d configuration" % len(compared),
+                              proc.stderr)
 
 
 class BadFoldersTest(lbtest.CliTestCase):
@@ -215,11 +302,26 @@ class BadFoldersTest(lbtest.CliTestCase):
         self.refused("record no configuration", old=self.box.path("none"),
                      new=self.box.path("none"))
 
+    def test_bad_times(self):
+        for bad, shown in ((-1.5, "-1.5"), (0, "0"), ("1.2", "a string")):
+            seconds = list(FAST)
+            seconds[2] = bad
+            entry = result("cpu-a", "B3/S23:T256,256", FAST)
+            entry["timing"]["seconds"] = seconds
+            bad_run = write_run(self.box.path("bad"), [entry])
+            self.refused(os.path.join(bad_run, "cpu-a.json") + ": configuration "
+                         "cpu-a|B3/S23:T256,256|g16|: timing.seconds[2] is " + shown +
+                         ", not a positive number of seconds", new=bad_run)
+
     def test_bad_options(self):
         for args in (["--fail-on-regression", "-5"], ["--fail-on-regression", "nan"],
-                     ["--alpha", "2"]):
+                     ["--alpha", "2"], ["--alpha", "nan"], ["--alpha", "0"], ["--alpha", "1"],
+                     ["--alpha", "-0.1"], ["--alpha", "0.05x"]):
             proc = self.box.run("compare", self.good, self.good, *args)
-            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertOneErrorLine(proc, args[0], code=2)
+        proc = self.box.run("compare", self.good, self.good, "--alpha", "nan")
+        self.assertOneErrorLine(proc, "expected a number between 0 and 1 (both excluded), "
+                                "not \"nan\"")
         self.assertEqual(self.box.run("compare", self.good).returncode, 2)
 
 
@@ -236,7 +338,7 @@ class PValuesTest(lbtest.CliTestCase):
         cases = []
         for n1, n2, tied in [(3, 3, False), (4, 4, False), (5, 5, False), (3, 5, False),
                              (2, 9, False), (8, 30, False), (10, 12, False), (5, 5, True),
-                             (9, 9, True), (12, 7, True), (1, 1, False), (6, 2, False)]:
+                             (9, 9, True), (12, 7, True), (2, 2, False), (6, 2, False)]:
             shift = rng.uniform(-0.3, 0.3)
             old = [1 + rng.gauss(0, 0.1) for _ in range(n1)]
             new = [1 + shift + rng.gauss(0, 0.1) for _ in range(n2)]
@@ -253,7 +355,7 @@ class PValuesTest(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for i, (old, new) in enumerate(cases):
             line = self.line_of(proc, "T%d,64 " % (64 + i))
-            ours = float(re.search(r"\(p = ([0-9.e-]+),", line).group(1))
+            ours = float(re.search(r"; p = ([0-9.e-]+)", line).group(1))
             theirs = mannwhitneyu(old, new, alternative="two-sided").pvalue
             self.assertAlmostEqual(ours, theirs, delta=theirs * 0.01 + 1e-12,
                                    msg="%s vs scipy %r" % (line, theirs))

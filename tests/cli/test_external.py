@@ -17,6 +17,7 @@ sweeps = ["test"]
 shape = "64x64"
 generations = 4
 repetitions = 2
+max_repetitions = 2
 """
 PRINTED = """timer = "printed"
 pattern = '^took ([0-9.]+) ms$'

@@ -126,8 +126,9 @@ class BadInput(Cpu):
         glider = self.box.write("glider.rle", "x = 3, y = 3\nbo$2bo$3o!\n")
         self.assertRefused(self.run_input(glider, generations=500000),
                            "glider.rle: the 3x3 pattern with a margin of 500000 generations on "
-                           "every side needs a 1000003x1000003 plane, 1000006000009 cells at a "
-                           "byte each: 953680 MiB, more than this machine's")
+                           "every side needs a 1000003x1000003 plane, 1000006000009 cells; a "
+                           "run holds about three copies at a byte a cell: 2861040 MiB, more "
+                           "than this machine's")
         self.assertRefused(self.run_input(glider, generations=600000),
                            "needs a 1200003x1200003 plane: more than 2^40 cells")
 

@@ -1,6 +1,7 @@
 """Inputs made to hang, wrap or leak: each ends in one `lifebench: error:` line and a
 non-zero exit, within a second of CPU time, under a 512 MiB address-space limit, with
 nothing left in the output folder."""
+import gzip
 import os
 import resource
 import signal
@@ -39,6 +40,26 @@ class HostileInput(lbtest.CliTestCase):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return proc, seconds
+
+    def run_measured(self, *args):
+        """`lifebench run --impl cpu-trivial ARGS` under the memory limit; returns the process,
+        its CPU seconds and its peak resident memory in MiB (its own or an experiment's it
+        ran, whichever is larger: wait4's ru_maxrss)."""
+        def limits():
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+        with open(self.box.path("stdout"), "w+") as out, open(self.box.path("stderr"), "w+") as err:
+            child = subprocess.Popen(
+                [self.box.lifebench, "run", "--impl", "cpu-trivial", "--experiments",
+                 self.folder, *args], cwd=self.box.work, stdout=out, stderr=err, text=True,
+                preexec_fn=limits)
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            proc = subprocess.CompletedProcess(child.args, child.returncode, out.read(),
+                                               err.read())
+        return proc, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
     def assertRefused(self, args, *fragments, **kwargs):
         proc, seconds = self.run_limited(*args, **kwargs)
@@ -125,6 +146,123 @@ class HostileInput(lbtest.CliTestCase):
         self.assertNotIn(".tmp-", line)
         self.assertEqual(os.listdir(self.out), ["d.rle"])
         self.assertEqual(os.listdir(folder), [])
+
+    def test_a_plane_a_run_cannot_hold_is_refused_before_allocation(self):
+        # A plane of one grid's size fits this machine's memory but a run's three copies do
+        # not: it used to pass the check and be killed by the kernel once filled.
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        side = int((memory // 2) ** 0.5)
+        glider = self.box.write("glider.rle", "x = 3, y = 3\nbo$2bo$3o!\n")
+        generations = (side - 3) // 2
+        line = self.assertRefused(("--input", glider, "--generations", str(generations),
+                                   "--output", self.output("o.rle")),
+                                  "glider.rle: the 3x3 pattern with a margin of %d generations"
+                                  % generations, "a run holds about three copies at a byte a "
+                                  "cell", "MiB, more than this machine's %d MiB" % (memory >> 20))
+        self.assertIn("%d cells" % (2 * generations + 3) ** 2, line)
+        # A few bytes whose header claims that plane, with two cells at its corners.
+        wide = self.box.write("wide.rle", "x = %d, y = %d\no%d$%dbo!\n"
+                              % (side, side, side - 1, side - 1))
+        self.assertLess(os.path.getsize(wide), 50)
+        self.assertRefused(("--input", wide, "--generations", "0", "--output",
+                            self.output("o.rle")),
+                           "wide.rle: the %dx%d pattern" % (side, side), "three copies")
+
+    def test_what_we_write_far_from_the_origin_we_read(self):
+        # Planes far out on Golly's plane are written with their place ("#CXRLE Pos"), which
+        # used to be refused on reading as "number too large".
+        # A glider at the last coordinates a Life 1.06 file takes, 2^40, run past them.
+        at = (1 << 40) - 2
+        glider = self.box.write("far.lif", "#Life 1.06\n" + "".join(
+            "%d %d\n" % (at + x, at + y) for x, y in ((1, 0), (2, 1), (0, 2), (1, 2), (2, 2))))
+        # A block in the corner of a macrocell tree of level 62, at -2^61.
+        tree = "[M2]\n**$**$\n" + "".join("%d %d 0 0 0\n" % (level, level - 3)
+                                          for level in range(4, 63))
+        block = self.box.write("far.mc", tree)
+        for source, generations, place in ((glider, 16, "Pos=1099511627778,1099511627778"),
+                                           (block, 1, "Pos=%d,%d" % (-(1 << 61), 1 - (1 << 61)))):
+            first, second = self.output("first.rle"), self.output("second.rle")
+            proc, _ = self.run_limited("--input", source, "--generations", str(generations),
+                                       "--output", first)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(first) as f:
+                written = f.read()
+            self.assertIn(place, written)
+            proc, _ = self.run_limited("--input", first, "--generations", "0", "--output", second)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(second) as f:
+                self.assertEqual(f.read(), written)
+            os.remove(first)
+            os.remove(second)
+
+    def test_a_gzip_bomb_is_refused_early_in_bounded_memory(self):
+        # 64 MiB of text from 64 KiB in each format, a thousand times: it used to be inflated
+        # whole and copied before parsing (a 1 MiB file to 1 GiB took 3 GiB and 8 s).
+        filler = {"rle": ("#C " + "a" * 1021 + "\n", "x = 3, y = 3\nbo$2bo$3o!\n"),
+                  "lif": ("0 0\n", ""), "mc": ("#C " + "a" * 1021 + "\n", "")}
+        headers = {"rle": "", "lif": "#Life 1.06\n", "mc": "[M2]\n"}
+        for extension, (line, end) in filler.items():
+            path = self.box.path("bomb.%s.gz" % extension)
+            # gzip members one after another, as gzip itself concatenates files.
+            block = gzip.compress((line * ((1 << 20) // len(line))).encode())
+            with open(path, "wb") as f:
+                f.write(gzip.compress(headers[extension].encode()) + block * 64 +
+                        gzip.compress(end.encode()))
+            self.assertLess(os.path.getsize(path), 200 << 10)
+            proc, seconds, peak = self.run_measured("--input", path, "--generations", "1",
+                                                    "--output", self.output("o.rle"))
+            line = self.assertOneErrorLine(proc, "bomb.%s.gz: the gzip data expands more "
+                                           "than 256 times" % extension,
+                                           "refused as a decompression bomb")
+            self.assertLess(seconds, CPU_SECONDS, line)
+            self.assertLess(peak, 32, line)
+            self.assertEqual(os.listdir(self.out), [], line)
+
+    def test_a_cell_listed_millions_of_times_takes_the_memory_of_one(self):
+        # Four million times the same cell (16 MB): each used to be kept, 200 MiB at the peak.
+        path = self.box.write("again.lif", "#Life 1.06\n" + "5 7\n" * (4 << 20))
+        proc, _, peak = self.run_measured("--input", path, "--generations", "0", "--output",
+                                          self.output("o.rle"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertLess(peak, 32)
+        with open(self.output("o.rle")) as f:
+            self.assertEqual(lbtest.rle_cells(f.read(), placed=True), {(5, 7)})
+
+    def test_an_rle_body_longer_than_its_header_allows_is_refused(self):
+        # Blanks that repeat to no end after a 1x1 header: refused past four bytes a cell.
+        path = self.box.write("long.rle", "x = 1, y = 1\n" + " " * (2 << 20) + "o!\n")
+        self.assertRefused(("--input", path, "--generations", "1", "--output",
+                            self.output("o.rle")),
+                           "long.rle:2:1048586: the body of a 1x1 pattern takes at most "
+                           "1048584 bytes")
+
+    def test_an_output_that_is_a_symbolic_link_is_written_through(self):
+        # The link used to be replaced by a file. Now the file it leads to is replaced, through
+        # a temporary beside that file: a link to another folder, a link to a link, a link to
+        # a file not yet there, as .rle and .lbu.
+        elsewhere = self.box.path("elsewhere")
+        os.makedirs(elsewhere)
+        for output, target in (("near.rle", "real.rle"),
+                               ("far.rle", os.path.join(elsewhere, "far-real.rle")),
+                               ("twice.rle", "near.rle"),
+                               ("new.lbu", os.path.join(elsewhere, "new-real.lbu"))):
+            with self.subTest(output=output):
+                link = self.output(output)
+                os.symlink(target, link)
+                if not output.startswith(("twice", "new")):
+                    with open(os.path.join(self.out, target), "w") as f:
+                        f.write("old\n")
+                proc, _ = self.run_limited("--soup", "64x64,0.5,1", "--generations", "1",
+                                           "--output", link)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertTrue(os.path.islink(link))
+                self.assertEqual(os.readlink(link), target)
+                with open(link, "rb") as f:
+                    self.assertTrue(f.read().startswith(
+                        b"lifebench-universe" if output.endswith(".lbu") else b"#CXRLE"))
+        self.assertEqual(sorted(os.listdir(elsewhere)), ["far-real.rle", "new-real.lbu"])
+        self.assertEqual(sorted(f for f in os.listdir(self.out) if not os.path.islink(
+            self.output(f))), ["real.rle"])
 
     def test_time_limits_are_finite(self):
         self.box.add_fake("fake")

@@ -1,6 +1,8 @@
 """An interrupt while the experiments describe themselves: every command stops
-with status 130, before it reports or runs anything."""
+with status 130, before it reports or runs anything; and SIGINT, SIGTERM or SIGHUP while
+`run` writes its output: one line, status 128 + the signal, no temporary left."""
 import os
+import signal
 
 import lbtest
 
@@ -27,6 +29,49 @@ class InterruptDuringDiscovery(lbtest.CliTestCase):
                 self.assertEqual(status, 130, output)
                 self.assertNotIn("slow", output)
         self.assertFalse(os.path.exists(self.box.path("out")))
+
+
+class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
+    def test_the_temporary_is_removed_and_one_line_says_why(self):
+        # Each used to end the run with no message, leaving a hidden temporary of up to a
+        # whole universe beside the output.
+        folder = lbtest.experiment_folder(self, "cpu-trivial")
+        out = self.box.path("out")
+        os.makedirs(out)
+
+        def writing():
+            return any(name.startswith(".o.rle.tmp-") for name in os.listdir(out))
+
+        for signum, name in ((signal.SIGINT, "Interrupt"), (signal.SIGTERM, "Terminated"),
+                             (signal.SIGHUP, "Hangup")):
+            with self.subTest(signal=name):
+                proc = self.box.interrupt("run", "--impl", "cpu-trivial", "--experiments",
+                                          folder, "--soup", "8192x8192,0.5,1", "--generations",
+                                          "0", "--output", os.path.join(out, "o.rle"),
+                                          when=writing, signum=signum)
+                self.assertOneErrorLine(proc, "interrupted by signal %d (%s)" % (signum, name),
+                                        code=128 + signum)
+                self.assertEqual(os.listdir(out), [])
+
+    def test_a_streamed_run_leaves_neither_its_pass_nor_its_soup(self):
+        # A soup written beside the output, then advanced from there by passes: a signal
+        # during a pass removes the pass's temporary and the soup's start.
+        folder = lbtest.experiment_folder(self, "cpu-outofcore")
+        out = self.box.path("out")
+        os.makedirs(out)
+
+        def passing():
+            names = os.listdir(out)
+            return ".o.lbu.tmp-soup" in names and any(
+                name.startswith(".o.lbu.tmp-") and name != ".o.lbu.tmp-soup" for name in names)
+
+        proc = self.box.interrupt("run", "--impl", "cpu-outofcore", "--experiments", folder,
+                                  "--soup", "4096x4096,0.5,1", "--generations", "1000",
+                                  "--output", os.path.join(out, "o.lbu"), when=passing,
+                                  signum=signal.SIGTERM)
+        self.assertOneErrorLine(proc, "interrupted by signal 15 (Terminated)", code=143)
+        # The output a completed pass left, if one did, is a whole generation and stays.
+        self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
 
 
 if __name__ == "__main__":

@@ -185,26 +185,34 @@ class Resume(lbtest.CliTestCase):
         two = SWEEP.replace('["8x8", "16x16"]', '"8x8"') + SWEEP.replace('["8x8", "16x16"]',
                                                                           '"16x16"')
         self.assertEqual(self.bench(two).returncode, 0)
-        proc = self.bench(two + "repetitions = 3\n", "--resume")  # the second run's
+        proc = self.bench(two + "repetitions = 7\n", "--resume")  # the second run's
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("lifebench: 4 configurations, 2 done earlier, 2 to measure again; ",
                       proc.stdout.splitlines()[0])
 
-    def test_resume_reruns_what_other_repetitions_or_warmup_measured(self):
-        self.assertEqual(self.bench(SWEEP).returncode, 0)
-        fewer = SWEEP + "repetitions = 3\n"
-        proc = self.bench(fewer, "--resume")
+    def test_resume_reruns_what_fewer_repetitions_another_target_or_warmup_measured(self):
+        self.assertEqual(self.bench(SWEEP + "repetitions = 3\n").returncode, 0)
+        # At least the repetitions asked now, at the same target: the results stand.
+        proc = self.bench(SWEEP + "repetitions = 2\n", "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)
+        more = SWEEP + "repetitions = 5\n"
+        proc = self.bench(more, "--resume")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("4 configurations, 4 to measure again;", proc.stdout.splitlines()[0])
         self.assertEqual(len(self.box.bench_calls("fake")), 8)
-        colder = fewer + "warmup = 0\n"
-        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        tighter = more + "target_rel_ci = 0.005\n"
+        self.assertEqual(self.bench(tighter, "--resume").returncode, 0)
         self.assertEqual(len(self.box.bench_calls("fake")), 12)
+        colder = tighter + "warmup = 0\n"
         self.assertEqual(self.bench(colder, "--resume").returncode, 0)
-        self.assertEqual(len(self.box.bench_calls("fake")), 12)
-        timings = {(c["timing"]["repetitions"], c["timing"]["warmup"])
+        self.assertEqual(len(self.box.bench_calls("fake")), 16)
+        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        self.assertEqual(len(self.box.bench_calls("fake")), 16)
+        timings = {(c["timing"]["repetitions"], c["timing"]["warmup"],
+                    c["timing"]["target_rel_ci"])
                    for c in self.box.results("out", "fake")["configurations"]}
-        self.assertEqual(timings, {(3, 0)})
+        self.assertEqual(timings, {(5, 0, 0.005)})
 
     def test_resume_records_the_current_ties(self):
         tied = SWEEP + 'table = "fujita2017-table1"\nrow = "CPU"\ncolumn = "word-per-cell"\n'

@@ -298,6 +298,39 @@ class RunStreamed(lbtest.CliTestCase):
         self.assertOneErrorLine(self.advance(10, other, "--resume"),
                                 "cannot resume from", "B3/S23:T256,64")
 
+    def test_resume_only_from_this_runs_own_files(self):
+        # A stopped run's file used to be gone on from whatever input or parameters were
+        # named, or after its generation had been edited.
+        stopped = self.box.path("stopped.lbu")
+        self.assertEqual(self.advance(4, stopped).returncode, 0)
+        kept = self.contents(stopped)
+        another = self.box.path("another.lbu")
+        proc = self.lifebench_run("--soup", "256x96,0.4,6", "--rule", "B3/S23:T256,96",
+                                  "--generations", "0", "--output", another)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertOneErrorLine(
+            self.lifebench_run(*self.PARAMS, "--input", another, "--generations", "10",
+                               "--output", stopped, "--resume"),
+            "cannot resume from " + stopped, "a run from another input, or with other "
+            "parameters, wrote it")
+        self.assertOneErrorLine(
+            self.lifebench_run("--param", "memory=1536", "--param", "halo_steps=2", "--input",
+                               self.start, "--generations", "10", "--output", stopped,
+                               "--resume"),
+            "a run from another input, or with other parameters, wrote it")
+        self.assertEqual(self.contents(stopped), kept)
+        # A file no streamed run wrote (a conversion) holds no record of one.
+        self.assertOneErrorLine(self.advance(10, another, "--resume"),
+                                "cannot resume from " + another, "holds no record of the run")
+        # Its generation moved on by hand: the header's seal no longer matches.
+        with open(stopped, "r+b") as f:
+            header = f.read(4096)
+            self.assertIn(b"\ngeneration 4\n", header)
+            f.seek(0)
+            f.write(header.replace(b"\ngeneration 4\n", b"\ngeneration 8\n"))
+        self.assertOneErrorLine(self.advance(10, stopped, "--resume"),
+                                "the header was edited after it was written")
+
     def test_resume_needs_two_streamed_files(self):
         self.assertOneErrorLine(self.advance(1, self.start, "--resume"),
                                 "--output other than the --input")

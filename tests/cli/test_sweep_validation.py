@@ -177,6 +177,18 @@ class SweepValidation(lbtest.CliTestCase):
         self.refused(GOOD_RUN + GOOD_RUN + "repetitions = 9\n", "run #2",
                      "fake|B3/S23:T16,16|g2|", "repetitions 9, warmup 1 against 5, 1")
 
+    def test_bad_stopping_rule(self):
+        self.refused(GOOD_RUN + "repetitions = 9\nmax_repetitions = 8\n",
+                     "max_repetitions 8 is below repetitions 9")
+        for bad in ("0", "1", "-0.5", "nan", '"0.01"'):
+            self.refused(GOOD_RUN + "target_rel_ci = %s\n" % bad,
+                         "target_rel_ci must be a number between 0 and 1 (both excluded)")
+        self.refused(GOOD_RUN + "timing_budget_s = 0\n",
+                     "timing_budget_s must be a finite number above 0")
+        self.refused(GOOD_RUN + "max_repetitions = 0\n", "max_repetitions must be at least 1")
+        self.refused(GOOD_RUN + GOOD_RUN + "target_rel_ci = 0.02\n", "run #2",
+                     "with different repetitions, warmup or stopping rule")
+
     def test_duplicate_configuration_keeps_the_union_of_its_ties(self):
         cell = lambda t, r, c: {"table": t, "row": r, "column": c}
         sweep = self.box.write("sweep.toml", GOOD_RUN + 'table = "l40"\nrow = "3D"\n'

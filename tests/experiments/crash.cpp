@@ -4,4 +4,4 @@
 
 LIFEBENCH_EXPERIMENT(lifebench::testing::misbehaving_experiment(
     "test-crash", "reference simulator that raises SIGSEGV when timed",
-    [] { std::raise(SIGSEGV); }))
+    [](Grid&) { std::raise(SIGSEGV); }))

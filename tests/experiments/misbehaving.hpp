@@ -1,6 +1,6 @@
 // A simulator that is correct until its timed advance() is asked for more than
-// `kVerifiedGenerations` at once, then misbehaves (crashes or hangs): it passes
-// verification, so the fault happens where a real kernel's would, while timing.
+// `kVerifiedGenerations` at once, then misbehaves (crashes, hangs or spoils its grid): it
+// passes verification, so the fault happens where a real kernel's would, while timing.
 // Its reference simulation is its one phase, "simulate", so that the harness's
 // phase statistics are checked on a configuration that times correctly.
 #pragma once
@@ -23,11 +23,11 @@ public:
   void upload(const Grid& grid) override { grid_ = grid; }
   Grid download() override { return grid_; }
   void advance(std::uint64_t generations) override {
-    if (generations > kVerifiedGenerations) fault_();
     const auto start = std::chrono::steady_clock::now();
     grid_ = reference_advance(problem_, grid_, generations);
     simulate_seconds_ =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (generations > kVerifiedGenerations) fault_(grid_);
   }
   [[nodiscard]] std::map<std::string, double> phase_seconds() const override {
     return {{"simulate", simulate_seconds_}};

@@ -1,6 +1,7 @@
 // Golly's patterns of its plane, Life 1.05/1.06 and macrocell: any text reads or is refused
 // with lifebench::Error by each reader; what reads gives runs inside its box, reads onto its
 // plane with those cells and no other, and is written as RLE at its place and read back.
+// Gzipped input is read as .lif.gz and .mc.gz files, through the inflating reader.
 #include "fuzz_support.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/plane_pattern.hpp"
@@ -62,12 +63,31 @@ void check(const PlanePattern& pattern, const std::filesystem::path& file) {
   fuzz::require(written == cells, "written as RLE, the cells read back elsewhere");
 }
 
+/// Gzipped input is read as .lif.gz and .mc.gz files, inflated as they are read, onto a small
+/// bounded grid (so that no tree makes a large one): each reads or is refused with Error.
+void check_gzipped(std::string_view text) {
+  static const fuzz::InputFile life(".lif.gz");
+  static const fuzz::InputFile macrocell(".mc.gz");
+  for (const auto* file : {&life, &macrocell}) {
+    try {
+      const State state = read_state(file->holding(text), ReadOptions{.rule = "B3/S23:T64,64"});
+      fuzz::require(state.grid.shape() == Shape{64, 64, 1}, "read onto another grid");
+    } catch (const Error&) {
+      // Damaged, cut short, a bomb, or a pattern that does not fit.
+    }
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const fuzz::InputFile life(".lif");
   static const fuzz::InputFile macrocell(".mc");
   const std::string text(fuzz::text_of(data, size));
+  if (fuzz::looks_gzipped(text)) {
+    check_gzipped(text);
+    return 0;
+  }
   for (const auto* file : {&life, &macrocell}) {
     const auto& path = file->holding(text);
     PlanePattern pattern;

@@ -1,10 +1,11 @@
 // The RLE reader: any text reads or is refused with lifebench::Error; a pattern that reads
 // has its runs inside its size, is written back and read again onto the same cells, and is
 // placed into its rule's grid or refused, the same whether read as runs or straight into
-// the grid.
+// the grid. Gzipped input is read as a .rle.gz file, through the inflating reader.
 #include "fuzz_support.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/rle.hpp"
+#include "lifebench/state_io.hpp"
 
 #include <optional>
 #include <sstream>
@@ -54,10 +55,26 @@ void check_round_trip(const Pattern& pattern) {
                 "the written position places the cells elsewhere");
 }
 
+/// Gzipped input is read as a .rle.gz file, inflated as it is read, onto a small bounded
+/// grid (so that no header makes a large one): it reads or is refused with Error.
+void check_gzipped(std::string_view text) {
+  static const fuzz::InputFile packed(".rle.gz");
+  try {
+    const State state = read_state(packed.holding(text), ReadOptions{.rule = "B3/S23:T64,64"});
+    fuzz::require(state.grid.shape() == Shape{64, 64, 1}, "read onto another grid");
+  } catch (const Error&) {
+    // Damaged, cut short, a bomb, or a pattern that does not fit.
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(fuzz::text_of(data, size));
+  if (fuzz::looks_gzipped(text)) {
+    check_gzipped(text);
+    return 0;
+  }
   std::istringstream in(text);
   Pattern pattern;
   try {

@@ -28,6 +28,12 @@ inline void require(bool holds, const char* what) {
   }
 }
 
+/// Whether the input starts as gzip data does (bytes 1f 8b).
+inline bool looks_gzipped(std::string_view text) {
+  return text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f &&
+         static_cast<unsigned char>(text[1]) == 0x8b;
+}
+
 /// A file of this process, rewritten with each input, for readers that open a path; its
 /// extension tells the readers its format. It lies in memory (/dev/shm) where it can: on
 /// a disk, writing it takes most of the time.

@@ -22,6 +22,9 @@ TABLE = "fujita2017-table1"
 H100 = "NVIDIA H100 80GB HBM3"
 CPU = "AMD EPYC 9654 96-Core Processor"
 HOST = "gpu-node-1"
+# The machine the report derives for a folder of the standard manifest with H100 results,
+# which records none.
+MACHINE = "h100-80gb-hbm3-epyc-16t (derived)"
 # An H100's device(): runtime.cuh's device_info() plus ceilings.cuh's measured ceilings,
 # numbers as std::to_string writes them.
 H100_DEVICE = {

@@ -360,7 +360,8 @@ class CompareTest(TempDir):
                 synthetic.result("b", rate=30e9, tie=("GPU", "word-per-cell")),
             ],
         )
-        cpu, gpu, speedup = (view.cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
+        cells = view.grids[0].cells
+        cpu, gpu, speedup = (cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
         self.assertAlmostEqual(cpu.value, 0.5)
         self.assertAlmostEqual(gpu.value, 30.0)
         self.assertEqual(speedup.status, compare.PASSED)
@@ -368,7 +369,7 @@ class CompareTest(TempDir):
         self.assertAlmostEqual(speedup.ratio, 60.0 / 49.7)
         self.assertAlmostEqual(cpu.ratio, 0.5 / 0.298)
         self.assertTrue(cpu.better)
-        other = view.cells[("speed-up", "SINGLE-WORD")]
+        other = view.grids[0].cells[("speed-up", "SINGLE-WORD")]
         self.assertEqual(other.status, compare.NOT_RUN)
         self.assertIsNone(other.value)
         self.assertIn("needs GPU and CPU", other.reason)
@@ -388,7 +389,7 @@ class CompareTest(TempDir):
                 synthetic.result("a", rate=3e9, tie=("CPU", "SINGLE-WORD")),
             ],
         )
-        c = view.cells[("CPU", "SINGLE-WORD")]
+        c = view.grids[0].cells[("CPU", "SINGLE-WORD")]
         self.assertEqual(c.status, compare.PASSED)
         self.assertAlmostEqual(c.value, 3.0)  # the unverified 9e9 is never shown
         self.assertIn("best of 4 configurations", c.notes[0])
@@ -411,17 +412,17 @@ class CompareTest(TempDir):
                 ),
             ],
         )
-        c = view.cells[("GPU", "DOUBLE-WORD")]
+        c = view.grids[0].cells[("GPU", "DOUBLE-WORD")]
         self.assertEqual((c.status, c.value, c.ratio), (compare.FAILED, None, None))
         self.assertIn(synthetic.DIFFERENCE, c.reason)
-        self.assertEqual(view.cells[("speed-up", "DOUBLE-WORD")].status, compare.FAILED)
+        self.assertEqual(view.grids[0].cells[("speed-up", "DOUBLE-WORD")].status, compare.FAILED)
 
     def test_unverified_timing_has_no_number(self):
         view = measured(
             self.fujita,
             [synthetic.result("a", rate=1e9, verification="not_run", tie=("CPU", "DOUBLE-WORD"))],
         )
-        c = view.cells[("CPU", "DOUBLE-WORD")]
+        c = view.grids[0].cells[("CPU", "DOUBLE-WORD")]
         self.assertEqual((c.status, c.value), (compare.UNVERIFIED, None))
 
     def test_not_run_reasons(self):
@@ -433,9 +434,11 @@ class CompareTest(TempDir):
                 )
             ],
         )
-        self.assertEqual(view.cells[("GPU", "SINGLE-WORD")].status, compare.NOT_RUN)
-        self.assertEqual(view.cells[("GPU", "SINGLE-WORD")].reason, "unavailable: no CUDA device")
-        self.assertEqual(view.cells[("CPU", "SINGLE-WORD")].reason, compare.NO_TIE)
+        self.assertEqual(view.grids[0].cells[("GPU", "SINGLE-WORD")].status, compare.NOT_RUN)
+        self.assertEqual(
+            view.grids[0].cells[("GPU", "SINGLE-WORD")].reason, "unavailable: no CUDA device"
+        )
+        self.assertEqual(view.grids[0].cells[("CPU", "SINGLE-WORD")].reason, compare.NO_TIE)
 
     def test_one_result_fills_cells_of_two_tables(self):
         folder = self.write_table(MS_TABLE)
@@ -458,7 +461,7 @@ class CompareTest(TempDir):
             self.assertEqual(len(view.tied), 1)
             self.assertEqual(view.stray, [])
             for row in ("v0", "v2"):
-                cell = view.cells[(row, "512/1024")]
+                cell = view.grids[0].cells[(row, "512/1024")]
                 if row in rows:
                     self.assertAlmostEqual(cell.value, 2000.0)
                     self.assertIs(cell.chosen, runs[0].results[0])
@@ -485,7 +488,7 @@ class CompareTest(TempDir):
         view = measured(self.fujita, [old, untied])
         self.assertEqual([r.ties for r in view.tied],
                          [(results.Tie(synthetic.TABLE, "CPU", "word-per-cell"),)])
-        self.assertAlmostEqual(view.cells[("CPU", "word-per-cell")].value, 1.0)
+        self.assertAlmostEqual(view.grids[0].cells[("CPU", "word-per-cell")].value, 1.0)
 
     def test_malformed_ties(self):
         cases = [
@@ -554,17 +557,17 @@ class CompareTest(TempDir):
                 ),
             ],
         )
-        v0, v2 = view.cells[("v0", "256/2048")], view.cells[("v2", "256/2048")]
+        v0, v2 = view.grids[0].cells[("v0", "256/2048")], view.grids[0].cells[("v2", "256/2048")]
         self.assertAlmostEqual(v0.value, 500.0)  # ms for the published 2048 generations
         self.assertAlmostEqual(v2.value, 50.0)
         self.assertFalse(v0.better)  # 500 ms against 473: slower
         self.assertIn("16 generations, the problem 2048 (converted to 2048)", v0.notes)
-        self.assertAlmostEqual(view.cells[("v0", "512/1024")].value, 2000.0)
-        speed = view.cells[("v2 over v0", "256/2048")]
+        self.assertAlmostEqual(view.grids[0].cells[("v0", "512/1024")].value, 2000.0)
+        speed = view.grids[0].cells[("v2 over v0", "256/2048")]
         self.assertAlmostEqual(speed.value, 10.0)
         self.assertAlmostEqual(speed.ratio, 10.0 / 9.27)
-        self.assertIsNone(view.cells[("v2", "512/1024")].published)
-        self.assertIsNone(view.cells[("v2", "512/1024")].ratio)
+        self.assertIsNone(view.grids[0].cells[("v2", "512/1024")].published)
+        self.assertIsNone(view.grids[0].cells[("v2", "512/1024")].ratio)
 
 
 TABLE3 = {"shape": "524288x524288", "generations": 16384}  # fujita2017-table3's problem
@@ -594,7 +597,7 @@ class HonestCellsTest(TempDir):
                 r("cpu-trivial", rate=0.3e9, generations=32, tie=tie),  # any count: the table
             ],
         )
-        c = view.cells[tie]
+        c = view.grids[0].cells[tie]
         self.assertEqual(c.status, compare.PASSED)
         self.assertAlmostEqual(c.value, 0.3)
         self.assertEqual([o.shape for o in c.others], ["256x256"])
@@ -603,7 +606,7 @@ class HonestCellsTest(TempDir):
 
         smaller = r("cpu-trivial", rate=0.49e9, shape="256x256", tie=tie)
         only_other = self.view(self.fujita, [smaller])
-        c = only_other.cells[tie]
+        c = only_other.grids[0].cells[tie]
         self.assertEqual((c.status, c.value, c.ratio), (compare.NOT_RUN, None, None))
         self.assertIn("no configuration of this problem is tied; 1 of other problems", c.reason)
 
@@ -639,7 +642,7 @@ class HonestCellsTest(TempDir):
             self.seed000,
             [r for r in synthetic.standard_results() if r["experiment"] == "cuda-lop3-shuffle"],
         )
-        c = view.cells[("CUDA", "A40")]
+        c = view.grids[0].cells[("CUDA", "A40")]
         self.assertFalse(c.problem.published)
         self.assertTrue(c.notes[0].startswith("no published problem: ours is 32768x32768, torus"))
 
@@ -665,7 +668,7 @@ class HonestCellsTest(TempDir):
 
     def test_normalised_ratio_for_the_bound_the_readme_names(self):
         view = self.view(self.seed000, synthetic.standard_results())
-        c = view.cells[("CUDA", "A40")]
+        c = view.grids[0].cells[("CUDA", "A40")]
         self.assertAlmostEqual(c.value, synthetic.LOP3_SHUFFLE / 1e12)  # not the 65536^2 run
         a40 = self.seed000.hardware["a40"].ceilings["logic"].value
         n = c.normalised
@@ -693,10 +696,11 @@ class HonestCellsTest(TempDir):
         for item, why in cases:
             with self.subTest(why=why):
                 view = self.view(self.fujita, [item])
-                cell = next(c for c in view.cells.values() if c.chosen is not None)
+                cell = next(c for c in view.all_cells() if c.chosen is not None)
                 self.assertIsNone(cell.normalised.value)
                 self.assertEqual(cell.normalised.why, why)
-        speedup = self.view(self.fujita, [cases[0][0]]).cells[("speed-up", "word-per-cell")]
+        (grid,) = self.view(self.fujita, [cases[0][0]]).grids
+        speedup = grid.cells[("speed-up", "word-per-cell")]
         self.assertIsNone(speedup.normalised)
 
     def test_an_external_flag_marks_an_original_program(self):
@@ -705,7 +709,7 @@ class HonestCellsTest(TempDir):
         item["external"] = {"description": "blog.external.toml", "program": "/usr/bin/gol",
                             "version": ""}
         view = self.view(self.seed000, [item])
-        c = view.cells[("CUDA", "A40")]
+        c = view.grids[0].cells[("CUDA", "A40")]
         self.assertTrue(c.chosen.external)  # alone in its cell: shown, as the original
         self.assertIsNone(c.original)
 
@@ -849,7 +853,7 @@ class PhaseTest(TempDir):
         view = measured(self.table, [r for r in standard if r["experiment"] == "cuda-outofcore"])
         for (row, column), (status, value, text) in synthetic.PHASES_EXPECT.items():
             with self.subTest(cell=(row, column)):
-                c = view.cells[(row, column)]
+                c = view.grids[0].cells[(row, column)]
                 self.assertEqual(c.status, status)
                 if value is None:
                     self.assertIsNone(c.value)
@@ -859,10 +863,12 @@ class PhaseTest(TempDir):
                     self.assertAlmostEqual(c.value / value, 1.0)
                     if text != "verified":  # the page's word for a passed cell, not a note
                         self.assertIn(text, c.notes)
-        read = view.cells[("8K", "SSD read")]
+        read = view.grids[0].cells[("8K", "SSD read")]
         self.assertAlmostEqual(read.ratio, read.value / 310)
         self.assertTrue(read.better)  # about 300 s against 310: faster
-        self.assertEqual(view.cells[("CPU (T=128, DOUBLE-WORD)", "total")].reason, compare.NO_TIE)
+        self.assertEqual(
+            view.grids[0].cells[("CPU (T=128, DOUBLE-WORD)", "total")].reason, compare.NO_TIE
+        )
 
     def test_a_faster_result_without_the_phase_gives_way_to_one_with_it(self):
         r = synthetic.result
@@ -874,7 +880,7 @@ class PhaseTest(TempDir):
                 r("x", rate=1e12, ties=tie, phases={"read": 0.25}, **TABLE3),
             ],
         )
-        c = view.cells[("4K", "SSD read")]
+        c = view.grids[0].cells[("4K", "SSD read")]
         self.assertEqual(c.status, compare.PASSED)
         self.assertAlmostEqual(c.value, 0.25 * 524288**2 * 16384 / 1e12)
 
@@ -893,7 +899,7 @@ class PhaseTest(TempDir):
         view = measured(self.table, [*chosen, on("tmpfs", "4K", 1e12)])
         ours = {device.key: values for device, values in view.hardware}
         self.assertEqual(ours["storage"], [sda, nvme])
-        self.assertEqual(ours["gpu"], [f"{synthetic.H100} on host {synthetic.HOST}"])
+        self.assertEqual(ours["gpu"], [f"{synthetic.H100} on {synthetic.MACHINE}"])
         self.assertEqual(ours["cpu"], [])  # no CPU row measured: no host is named
 
     def test_malformed_phases(self):
@@ -927,7 +933,10 @@ class ReportTest(TempDir):
         self.assertEqual(c.attrs["data-value"], "0.300")  # not the faster 256x256 run
         others = c.find(cls="others")
         self.assertIn("B3/S23:T256,256, 256 generations: 0.490", others.text)
-        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}", c.text)
+        title = c.find(cls="num").attrs["title"]
+        self.assertIn(f"on {synthetic.MACHINE} ({synthetic.CPU})", title)
+        self.assertIn("cpu-trivial (threads=2), 3 repetitions, folder results, commit 012345678",
+                      title)
         self.assertIn("other problem: grid 256x256", root.find("table", cls="configs").text)
 
     def test_seed000_gpu_our_device_beside_the_a40_and_the_original(self):
@@ -942,7 +951,7 @@ class ReportTest(TempDir):
         c = cell(root, "measured", "CUDA", "A40")
         self.assertEqual(c.attrs["data-value"], "17.0")
         original = c.find(cls="original").text
-        self.assertIn("original program (same machine): external-blog-gol-cu at 23.5", original)
+        self.assertIn("original program (same run): external-blog-gol-cu at 23.5", original)
         self.assertIn(f"ours {units.fmt3(17.0 / 23.49)}", original)
         self.assertIn("no published problem", c.text)
         self.assertIn("B3/S23:T65536,65536, 2048 generations: 19.0", c.find(cls="others").text)
@@ -973,16 +982,17 @@ class ReportTest(TempDir):
         proc, out = self.generate_standard("--results", second)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
-        c = cell(root, "measured", "CPU", "DOUBLE-WORD")
-        self.assertIn("on Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", c.text)
+        c = root.find("td", data_kind="measured", data_row="CPU", data_col="DOUBLE-WORD",
+                      data_machine="xeon-16t")
+        self.assertIn("folder xeon", c.find(cls="num").attrs["title"])
         # The standard run was measured as run "synthetic" into a folder now named "results":
         # the reader is given the folder's name, which they can find.
         c = cell(root, "measured", "CPU", "SINGLE-WORD")
-        self.assertIn(f"on {synthetic.CPU} on host {synthetic.HOST}, results results", c.text)
-        self.assertNotIn("results synthetic", c.text)
+        self.assertIn("folder results,", c.find(cls="num").attrs["title"])
+        self.assertNotIn("synthetic", c.find(cls="num").attrs["title"])
         cpu_row = root.find("tr", data_device="cpu").text
-        self.assertIn("Intel Xeon Platinum 8480+ on host cpu-node-2, results xeon", cpu_row)
-        self.assertIn(f"{synthetic.CPU} on host {synthetic.HOST}, results results", cpu_row)
+        self.assertIn("Intel Xeon Platinum 8480+ on xeon-16t (derived), results xeon", cpu_row)
+        self.assertIn(f"{synthetic.CPU} on {synthetic.MACHINE}, results results", cpu_row)
         gpu_row = root.find("tr", data_device="gpu").text
         self.assertNotIn("Xeon", gpu_row)  # hosts are not listed together
 
@@ -996,9 +1006,13 @@ class ReportTest(TempDir):
         proc, out = self.generate_standard("--results", other)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
-        self.assertIn("results elsewhere/results", cell(root, "measured", "CPU", "DOUBLE-WORD").text)
-        self.assertIn(f"results {self.tmp.resolve().name}/results",
-                      cell(root, "measured", "CPU", "SINGLE-WORD").text)
+        elsewhere = root.find("td", data_kind="measured", data_row="CPU", data_col="DOUBLE-WORD",
+                              data_machine="epyc-16t")
+        self.assertIn("folder elsewhere/results", elsewhere.find(cls="num").attrs["title"])
+        standard = root.find("td", data_kind="measured", data_row="CPU", data_col="SINGLE-WORD",
+                             data_machine="h100-80gb-hbm3-epyc-16t")
+        self.assertIn(f"folder {self.tmp.resolve().name}/results",
+                      standard.find(cls="num").attrs["title"])
 
     def test_gpus_at_once_are_said(self):
         parallel = synthetic.write_run(
@@ -1065,6 +1079,9 @@ class ReportTest(TempDir):
                 for attr in ("href", "src"):
                     link = node.attrs.get(attr)
                     if link is None:
+                        continue
+                    if link.startswith("#"):  # a number's link to its configuration's row
+                        self.assertIn(f'id="{link[1:]}"', text, (page.name, link))
                         continue
                     self.assertFalse(link.startswith("/") or ":" in link, (page.name, link))
                     self.assertTrue((site / link).is_file(), (page.name, link))
@@ -1256,6 +1273,163 @@ class ReportTest(TempDir):
 
 
 
+class OneRunTest(TempDir):
+    """Issue 33: every number from one run of one named machine, with its noise and what
+    verified it; a ratio of two runs says so."""
+
+    def setUp(self):
+        super().setUp()
+        self.fujita = tables.load_table(TABLES / "fujita2017-table1.toml")
+
+    def folder(self, name: str, items: list[dict], machine: str | None = None,
+               commit: str = "1" * 40, started: str = "2026-11-22T15:30:00Z") -> Path:
+        data = synthetic.manifest(name, started=started)
+        data["build"]["git_commit"] = commit
+        if machine is not None:
+            data["machine"] = {"name": machine, "name_source": "given", "cpu": synthetic.CPU}
+        return synthetic.write_run(self.tmp / name, items, data)
+
+    def view(self, *folders: Path) -> compare.TableView:
+        return compare.compare(self.fujita, results.load_runs(list(folders)))
+
+    def page(self, *folders: Path) -> dom.Node:
+        out = self.tmp / "report"
+        args = [a for f in folders for a in ("--results", f)]
+        proc = run_generator(*args, "--tables", TABLES, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return dom.parse((out / "fujita2017-table1.html").read_text())
+
+    def test_two_machines_are_two_grids(self):
+        cpu = ("CPU", "SINGLE-WORD")
+        alpha = self.folder("a", [synthetic.result("cpu-bpbc", rate=2e9, tie=cpu)], "alpha")
+        beta = self.folder("b", [synthetic.result("cpu-bpbc", rate=5e9, tie=cpu)], "beta")
+        view = self.view(alpha, beta)
+        self.assertEqual([g.machine.name for g in view.grids], ["alpha", "beta"])
+        self.assertEqual([g.cells[cpu].value for g in view.grids], [2.0, 5.0])
+        root = self.page(alpha, beta)
+        for machine, value in (("alpha", "2.00"), ("beta", "5.00")):
+            grid = root.find("div", cls="machine-grids", data_machine=machine)
+            self.assertIn(f"Measured on {machine}", grid.find("figcaption").text)
+            c = grid.find("td", data_kind="measured", data_row="CPU", data_col="SINGLE-WORD")
+            self.assertEqual(c.attrs["data-value"], value)
+            ratio = grid.find("td", data_kind="ratio", data_row="CPU", data_col="SINGLE-WORD")
+            self.assertIn(f"on {machine}", ratio.find(cls="num").attrs["title"])
+
+    def test_the_newest_run_of_a_machine_not_the_fastest(self):
+        cpu = ("CPU", "SINGLE-WORD")
+        old = self.folder("old", [synthetic.result("cpu-bpbc", rate=9e9, tie=cpu)], "alpha",
+                          commit="a" * 40, started="2026-11-20T10:00:00Z")
+        new = self.folder("new", [synthetic.result("cpu-bpbc", rate=3e9, tie=cpu),
+                                  synthetic.result("cpu-bpbc", rate=4e9, tie=cpu)], "alpha",
+                          commit="b" * 40, started="2026-11-21T10:00:00Z")
+        (grid,) = self.view(old, new).grids
+        c = grid.cells[cpu]
+        self.assertAlmostEqual(c.value, 4.0)  # the best of the newest run, not the old 9.0
+        self.assertEqual(c.chosen.run.label, "new")
+        self.assertEqual([run.label for run in c.superseded], ["old"])
+        self.assertIn("best of 2 configurations of one run", c.notes[0])
+        title = cell(self.page(old, new), "measured", *cpu).find(cls="num").attrs["title"]
+        self.assertIn("folder new, commit bbbbbbbbb", title)
+        self.assertIn("newer than old @ aaaaaaaaa", title)
+
+    def test_a_ratio_of_two_runs_says_so_and_names_both(self):
+        old = self.folder("cpu-run", [synthetic.result("cpu", rate=0.5e9,
+                                                       tie=("CPU", "word-per-cell"))],
+                          "alpha", commit="a" * 40, started="2026-11-20T10:00:00Z")
+        new = self.folder("gpu-run", [synthetic.result("gpu", rate=30e9,
+                                                       tie=("GPU", "word-per-cell"))],
+                          "alpha", commit="b" * 40, started="2026-11-21T10:00:00Z")
+        (grid,) = self.view(old, new).grids
+        speedup = grid.cells[("speed-up", "word-per-cell")]
+        self.assertAlmostEqual(speedup.value, 60.0)
+        self.assertTrue(speedup.different_runs)
+        text = cell(self.page(old, new), "measured", "speed-up", "word-per-cell").text
+        self.assertIn("different runs: GPU alpha \u00b7 gpu-run @ bbbbbbbbb, "
+                      "CPU alpha \u00b7 cpu-run @ aaaaaaaaa", text)
+        same = self.folder("both", [
+            synthetic.result("cpu", rate=0.5e9, tie=("CPU", "word-per-cell")),
+            synthetic.result("gpu", rate=30e9, tie=("GPU", "word-per-cell"))], "beta")
+        (grid,) = self.view(same).grids
+        speedup = grid.cells[("speed-up", "word-per-cell")]
+        self.assertFalse(speedup.different_runs)
+        self.assertNotIn("different runs", " ".join(speedup.notes))
+
+    def test_every_number_names_its_machine(self):
+        standard = synthetic.standard_run(self.tmp / "results")
+        other = self.folder("other", [synthetic.result(
+            "cpu-bpbc", rate=9e9, tie=("CPU", "SINGLE-WORD"))], "beta")
+        root = self.page(standard, other)
+        numbers = 0
+        for grid in root.find_all("div", cls="machine-grids"):
+            machine = grid.attrs["data-machine"]
+            for td in grid.find_all("td"):
+                if td.attrs.get("data-value"):
+                    numbers += 1
+                    self.assertIn(f"on {machine}", td.find(cls="num").attrs["title"], td.text)
+        self.assertGreater(numbers, 10)
+        for row in root.find("table", cls="comparisons").find_all("tr")[1:]:
+            self.assertRegex(row.find(cls="num").attrs["title"], r"^on (beta|h100-)")
+
+    def test_a_derived_machine_name_is_marked(self):
+        (run,) = results.load_runs([synthetic.standard_run(self.tmp / "results")])
+        self.assertEqual(run.machine.label, synthetic.MACHINE)
+        self.assertTrue(run.machine.derived_here)
+        x4 = synthetic.manifest("x4")
+        x4["host"] = {**x4["host"], "cpu": "Intel(R) Xeon(R) Processor", "logical_cores": 64}
+        items = [synthetic.result("g", rate=1e9, device=synthetic.H100) for _ in range(4)]
+        for i, item in enumerate(items):
+            item["device"]["cuda_visible_devices"] = str(i)
+        (run,) = results.load_runs([synthetic.write_run(self.tmp / "x4", items, x4)])
+        self.assertEqual(run.machine.name, "4x-h100-80gb-hbm3-xeon-64t")
+
+    def test_noise_and_verification_are_shown(self):
+        cpu = ("CPU", "SINGLE-WORD")
+        item = synthetic.result("cpu-bpbc", rate=2e9, tie=cpu)
+        item["verification"].update(problem=item["problem"], generations=item["generations"])
+        median = item["timing"]["median_s"]
+        item["timing"]["seconds"] = [0.99 * median, median, 1.03 * median]
+        old = self.folder("old", [item], "alpha")  # min-max, scope told from the problem
+        root = self.page(old)
+        c = cell(root, "measured", *cpu)
+        self.assertEqual(c.find(cls="spread").text, "\u21952.0%")
+        self.assertIn("n=3 repetitions", c.find(cls="spread").attrs["title"])
+        badge = c.find(cls="badge")
+        self.assertEqual((badge.text, badge.attrs["data-scope"]), ("verified", "timed_problem"))
+
+        item = synthetic.result("cpu-bpbc", rate=2e9, tie=cpu)
+        item["timing"].update(median_ci={"low_s": 0.996 * median, "high_s": 1.004 * median,
+                                         "level": 0.96}, stop="converged")
+        item["verification"].update(scope="smaller_problem",
+                                    final_state={"status": "passed", "generations": 1024})
+        new = self.folder("new", [item], "alpha", started="2026-11-23T00:00:00Z")
+        c = cell(self.page(new), "measured", *cpu)
+        self.assertEqual(c.find(cls="spread").text, "\u00b10.4%")
+        self.assertIn("96% interval of the median time", c.find(cls="spread").attrs["title"])
+        self.assertIn("stopped: converged", c.find(cls="spread").attrs["title"])
+        self.assertEqual(c.find(cls="badge").text, "verified small")
+        self.assertIn("B3/S23:T1024,1024 for 5 generations", c.find(cls="badge").attrs["title"])
+        self.assertEqual(c.find(cls="final").text, "final \u2713")
+
+    def test_a_figure_point_is_one_runs_and_a_speed_up_divides_within_it(self):
+        plots = self.tmp / "plots"
+        plots.mkdir()
+        (plots / "f.toml").write_text('title = "s"\nx = "generations"\nbaseline = "serial"\n')
+        r = synthetic.result
+        old = self.folder("old", [r("serial", generations=10, rate=1e6),
+                                  r("naive", generations=10, rate=9e7)], "alpha",
+                          started="2026-11-20T10:00:00Z")
+        new = self.folder("new", [r("serial", generations=10, rate=2e6),
+                                  r("naive", generations=10, rate=4e7)], "alpha",
+                          started="2026-11-21T10:00:00Z")
+        beta = self.folder("beta", [r("serial", generations=10, rate=1e6),
+                                    r("naive", generations=10, rate=5e7)], "beta")
+        (figure,) = figures.load_figures(plots)
+        points = figure.points(results.load_runs([old, new, beta]))
+        # new: 4e7 / 2e6, not old's faster 9e7 nor over another run's baseline.
+        self.assertEqual([(p.series, p.y) for p in points],
+                         [("naive on alpha", 20.0), ("naive on beta", 50.0)])
+
+
 class FiguresTest(TempDir):
     def write_figure(self, text: str, name: str = "f.toml") -> Path:
         folder = self.tmp / "plots"
@@ -1441,7 +1615,7 @@ class ModelTest(TempDir):
         ]
         runs = results.load_runs([synthetic.write_run(self.tmp / "r", items)])
         view = compare.compare(table, runs)
-        fits = {(f.column, f.source): f for f in models.multistep_fits(view)}
+        fits = {(f.column, f.source): f for f in models.multistep_fits(view.table, view.grids[0])}
         measured = fits[("d64", "measured")]
         self.assertAlmostEqual(measured.c, 5.0, delta=0.2)
         self.assertEqual((measured.predicted_t, measured.best_t, measured.points), (8, 8, 4))

@@ -71,8 +71,8 @@ TEST(Plane, RefusalsGiveTheArithmetic) {
               plane_grid("p.rle", Box{0, 0, 3, 3}, conway, PlaneFit{500000});
             }),
             "p.rle: the 3x3 pattern with a margin of 500000 generations on every side needs a "
-            "1000003x1000003 plane, 1000006000009 cells at a byte each: 953680 MiB, more than "
-            "this machine's " +
+            "1000003x1000003 plane, 1000006000009 cells; a run holds about three copies at a "
+            "byte a cell: 2861040 MiB, more than this machine's " +
                 std::to_string(host_memory_bytes() >> 20) + " MiB");
   EXPECT_EQ(thrown_message([] {
               plane_grid("p.rle", Box{0, 0, 3, 3}, conway, PlaneFit{600000});
@@ -84,6 +84,15 @@ TEST(Plane, RefusalsGiveTheArithmetic) {
             }),
             "p.rle: the 3x3 pattern with a margin of 1125899906842624 generations on every side "
             "is more than 2^40 cells wide");
+  // Every cell of the plane has a 64-bit coordinate, so that its place is written and read.
+  EXPECT_EQ(thrown_message([] {
+              plane_grid("p.mc", Box{INT64_MIN + 5, 0, 3, 3}, conway, PlaneFit{10});
+            }),
+            "p.mc: the 3x3 pattern with a margin of 10 generations on every side needs a 23x23 "
+            "plane that reaches past 64-bit coordinates");
+  EXPECT_EQ(
+      plane_grid("p.mc", Box{INT64_MIN + 10, INT64_MAX - 13, 3, 3}, conway, PlaneFit{10}).origin,
+      (Position{INT64_MIN, INT64_MAX - 23}));
   EXPECT_EQ(thrown_message([] {
               plane_grid("p.rle", Box{0, 0, 3, 3}, parse_rule_spec("B013568/S01").rule, PlaneFit{});
             }),

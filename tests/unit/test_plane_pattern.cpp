@@ -76,6 +76,25 @@ TEST(Life106, OneCellALine) {
   EXPECT_EQ(glider.box, (Box{-1, -1, 3, 3}));
 }
 
+TEST(Life106, CellsListedAgainAndAgainAreRunsOnce) {
+  // Past the first 4096 runs, those listed before are dropped: a few distinct cells listed
+  // 200000 times give those cells, in as many runs, not 200000.
+  std::string text = "#Life 1.06\n";
+  Cells expected;
+  for (int i = 0; i < 200000; ++i) {
+    const int x = i % 7;
+    const int y = (i / 7) % 5 - 2;
+    text += std::to_string(x) + " " + std::to_string(y) + "\n";
+    expected.emplace(x, y);
+  }
+  const PlanePattern pattern = life(text);
+  std::int64_t runs = 0;
+  pattern.runs([&](std::int64_t, std::int64_t, std::int64_t) { ++runs; });
+  EXPECT_EQ(cells_of(pattern), expected);
+  EXPECT_LT(runs, 4096 + 35);
+  EXPECT_EQ(pattern.box, (Box{0, -2, 7, 5}));
+}
+
 TEST(Life, ErrorsNameTheLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"", R"(p.lif:1:1: expected the header "#Life 1.05" or "#Life 1.06")"},

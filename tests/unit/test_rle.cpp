@@ -5,6 +5,7 @@
 #include "lifebench/soup.hpp"
 #include "test_support.hpp"
 
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <tuple>
@@ -93,6 +94,33 @@ TEST(RleRead, ExtendedHeader) {
   EXPECT_EQ(gen_only.generation, 18446744073709551615ULL);
   EXPECT_FALSE(gen_only.position);
   EXPECT_EQ(*read_text("#CXRLE Other=1 Pos=2,3\nx = 1, y = 1\no!").position, (Position{2, 3}));
+}
+
+TEST(RleRead, PositionsAsFarAsWritten) {
+  // A plane run far from the origin is written with its place; every such place reads back.
+  const Grid block = grid_from_rows({"oo", "oo"});
+  for (const Position origin : {Position{1099511627776, -1099511627778},
+                                Position{-(std::int64_t{1} << 61), (std::int64_t{1} << 61) - 8},
+                                Position{INT64_MAX - 2, INT64_MIN}}) {
+    std::ostringstream out;
+    write_rle_plane(out, block, parse_rule_spec("B3/S23").rule, origin, 5);
+    const Pattern back = read_text(out.str());
+    ASSERT_TRUE(back.position) << out.str();
+    EXPECT_EQ(*back.position, origin) << out.str();
+    EXPECT_EQ(back.cells(), block);
+  }
+  // Past 64 bits, or cells past the last coordinate: refused with the place.
+  EXPECT_THROW(read_text("#CXRLE Pos=9223372036854775808,0\nx = 1, y = 1\no!"), ParseError);
+  EXPECT_THROW(read_text("#CXRLE Pos=0,-9223372036854775809\nx = 1, y = 1\no!"), ParseError);
+  try {
+    read_text("#CXRLE Pos=9223372036854775806,0\nx = 3, y = 1\n3o!");
+    ADD_FAILURE() << "a pattern past coordinate 2^63 - 1 read";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("test.rle:2:1: the 3x1 pattern at "
+                                         "Pos=9223372036854775806,0 reaches coordinate 2^63 - 1"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(RleRead, LiveCellsAreRunsMergedWhereTheyAdjoin) {

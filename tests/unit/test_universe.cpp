@@ -39,7 +39,9 @@ TEST_F(Universe, LayoutIsHeaderPageThenPackedRows) {
   write_state(file("u.lbu"), state);
   const std::string bytes = contents(file("u.lbu"));
   ASSERT_EQ(static_cast<std::int64_t>(bytes.size()), kUniverseDataOffset + std::int64_t{7} * 2 * 8);
-  EXPECT_TRUE(bytes.starts_with("lifebench-universe 1\nrule B3/S23:T100,7\ngeneration 3\n "));
+  const std::string lines = "lifebench-universe 1\nrule B3/S23:T100,7\ngeneration 3\nseal ";
+  EXPECT_TRUE(bytes.starts_with(lines));
+  EXPECT_EQ(bytes.substr(lines.size() + 16, 2), "\n ");
   EXPECT_EQ(bytes[kUniverseDataOffset - 1], '\n');
   const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
   EXPECT_EQ(bytes.substr(kUniverseDataOffset),
@@ -64,7 +66,10 @@ TEST_F(Universe, BadFilesAreOneClearError) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {good.substr(0, good.size() - 5), "(truncated)"},
       {good + "x", "(trailing data)"},
-      {good.substr(0, 100), "truncated header"},
+      {good.substr(0, 100), "truncated header (100 of 4096 bytes read)"},
+      // A header one byte longer than its page: read whole, so not "truncated".
+      {good.substr(0, 40) + " " + good.substr(40),
+       "does not end with a line end at byte 4096 (all 4096 bytes read)"},
       {"x RLE maybe", "not a universe file"},
       {"", "not a universe file"},
       {with_header("lifebench-universe 2\nrule B3/S23:T100,7\ngeneration 0\n"), "not a universe"},
@@ -85,6 +90,30 @@ TEST_F(Universe, BadFilesAreOneClearError) {
   EXPECT_NE(
       error_of([&] { (void)read_state(file("missing.lbu"), std::nullopt); }).find("cannot read"),
       std::string::npos);
+}
+
+TEST_F(Universe, AnEditedHeaderIsRefusedAndTheOriginKept) {
+  // A stopped run's file, its generation moved on by hand: its seal no longer matches.
+  const State state = soup_state("B3/S23:T100,7", 40);
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  write_universe(file("run.lbu"), UniverseHeader{state.problem, 40, 0x0123456789abcdefU},
+                 [&](const RowSink& sink) { sink(words); });
+  EXPECT_EQ(UniverseReader(file("run.lbu")).header().origin, 0x0123456789abcdefU);
+  std::string bytes = contents(file("run.lbu"));
+  ASSERT_TRUE(bytes.find("\norigin 0123456789abcdef\nseal ") != std::string::npos);
+  bytes.replace(bytes.find("generation 40"), 13, "generation 80");
+  write(file("run.lbu"), bytes);
+  EXPECT_NE(error_of([&] {
+              (void)UniverseReader(file("run.lbu"));
+            }).find("run.lbu: the header was edited after it was written"),
+            std::string::npos);
+  // The content hash sees every byte, header and rows.
+  write_state(file("a.lbu"), state);
+  std::string other = contents(file("a.lbu"));
+  other[kUniverseDataOffset] = static_cast<char>(other[kUniverseDataOffset] ^ 1); // cell (0, 0)
+  write(file("b.lbu"), other);
+  EXPECT_NE(UniverseReader(file("a.lbu")).content_hash(),
+            UniverseReader(file("b.lbu")).content_hash());
 }
 
 TEST_F(Universe, CellsPastTheWidthAreCorruption) {

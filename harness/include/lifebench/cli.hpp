@@ -54,6 +54,21 @@ inline CLI::Validator positive_seconds() {
           "SECONDS"};
 }
 
+/// A check that an option is a number strictly between 0 and 1 (a fraction, a significance
+/// level): CLI11's Range takes "nan", for which every comparison is false, and both ends.
+inline CLI::Validator open_fraction() {
+  return {[](const std::string& text) -> std::string {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (!text.empty() && error == std::errc{} && stop == end && value > 0 && value < 1) {
+              return {};
+            }
+            return "expected a number between 0 and 1 (both excluded), not \"" + text + "\"";
+          },
+          "FRACTION in (0, 1)"};
+}
+
 /// Parses the command line; returns the exit status when there is nothing more to do:
 /// 0 after --help or --version, kExitUsage after a usage error (`help` says where to look).
 inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,

@@ -101,11 +101,12 @@ struct ExperimentInfo {
   /// The second, optional contract, for experiments whose universe need not fit in memory
   /// (out-of-core): advances the universe file `in` by `generations` into the universe file
   /// `out` (written whole, atomically, at least once per internal pass) without holding the
-  /// universe. Only `run` calls it, to stream .lbu to .lbu (harness/src/run.cpp); `bench` and
-  /// `verify` time and check the Simulator, whose advance() may call the same code on a file
-  /// of its own.
+  /// universe, `origin` in the header of every pass it writes (UniverseHeader::origin: the
+  /// run's, which `run --resume` checks). Only `run` calls it, to stream .lbu to .lbu
+  /// (harness/src/run.cpp); `bench` and `verify` time and check the Simulator, whose
+  /// advance() may call the same code on a file of its own.
   std::function<void(const std::filesystem::path& in, const std::filesystem::path& out,
-                     std::uint64_t generations, const Params&)>
+                     std::uint64_t generations, const Params&, std::uint64_t origin)>
       advance_universe_file{};
   /// For a program lifebench runs but does not build (experiments/external-*): what the
   /// results record of it ("description", "program" and "version"); empty for our own code.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lifebench/problem.hpp"
+#include "lifebench/statistics.hpp"
 
 #include <cstdint>
 #include <map>
@@ -22,7 +23,17 @@ enum class ResultStatus { ok, failed, unsupported, unavailable };
 /// The status a result's "status" names, or none for any other text.
 [[nodiscard]] std::optional<ResultStatus> parse_result_status(std::string_view text);
 
-/// The check against the reference made before timing (a capped problem, a soup).
+/// The timed simulator's state after timing, checked against the reference from the same
+/// soup where the reference's work is small enough.
+struct FinalStateCheck {
+  enum class Status { passed, failed, not_run };
+  Status status = Status::not_run;
+  std::uint64_t generations = 0; ///< every generation the timed simulator advanced
+  std::string reason;            ///< the first difference, or why it was not run; empty: passed
+};
+
+/// The check against the reference made before timing (a capped problem, a soup), and the
+/// check of the timed problem's final state after timing.
 struct ResultVerification {
   bool passed = false;
   Problem problem;
@@ -30,18 +41,26 @@ struct ResultVerification {
   std::string soup; ///< as `--soup` takes it: "WxH,density,seed"
   std::uint64_t reference_hash = 0;
   std::string first_difference; ///< "cell (x, y): expected 1, got 0"; empty when passed
+  /// Whether the timed problem itself was checked (before timing, or its final state after),
+  /// else only the smaller `problem`: "scope" timed_problem or smaller_problem.
+  bool timed_problem = false;
+  FinalStateCheck final_state{
+      .status = FinalStateCheck::Status::not_run, .generations = 0, .reason = "nothing was timed"};
 };
 
 /// The timed repetitions, on the simulator's own clock.
 struct ResultTiming {
   std::string clock; ///< Simulator::clock(): "steady_clock", "cuda_events", ...
   int warmup = 0;
-  int repetitions = 0;
+  int repetitions = 0;         ///< as many as were timed
   std::vector<double> seconds; ///< each repetition's, in increasing order
   double median_s = 0;
   double min_s = 0;
   double max_s = 0;
-  double cv = 0;                        ///< standard deviation over mean
+  double cv = 0;                                       ///< standard deviation over mean
+  statistics::Interval median_ci;                      ///< the median's distribution-free interval
+  statistics::Stop stop = statistics::Stop::converged; ///< why no more repetitions were timed
+  double target_rel_ci = 0;             ///< the relative half-width asked of median_ci
   std::map<std::string, double> phases; ///< each phase's median seconds; empty: none
 };
 

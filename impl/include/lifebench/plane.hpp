@@ -43,7 +43,8 @@ struct PlaneGrid {
 /// The grid for a pattern whose live cells lie in `box` (a width of 0: none) run with `rule`
 /// for fit.generations generations, the box `fit.generations` cells from its top and left
 /// edges. Throws Error, naming `source`, for a rule with B0, and, with the sizes worked out,
-/// where the grid would pass 2^40 cells or this machine's memory, before anything is made.
+/// where the grid would pass 2^40 cells or 64-bit coordinates, or a run on it this machine's
+/// memory (about three copies of the grid at a byte a cell), before anything is made.
 PlaneGrid plane_grid(const std::string& source, const Box& box, const Rule& rule,
                      const PlaneFit& fit);
 

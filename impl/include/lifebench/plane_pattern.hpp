@@ -27,7 +27,8 @@ struct PlanePattern {
   std::uint64_t generation = 0; ///< a macrocell file's "#G"
   Box box;                      ///< the live cells' box; a width of 0 where none lives
   /// Gives every live cell, in runs inside `box`, in no particular order (a cell a Life
-  /// 1.06 file lists twice comes twice).
+  /// 1.06 file lists twice may come twice; lifebench keeps a run it lists a million times
+  /// once).
   std::function<void(const RunSink&)> runs;
 };
 

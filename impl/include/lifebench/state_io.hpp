@@ -62,15 +62,31 @@ void require_writable(const std::filesystem::path& path, const Problem& problem,
 void write_state(const std::filesystem::path& path, const State& state);
 
 /// Writes a file through `write` into a temporary beside `path`, then renames it
-/// into place; on any exception the temporary is removed and `path` is untouched.
+/// into place; on any exception the temporary is removed and `path` is untouched. A symbolic
+/// link `path` is written through: the temporary lies beside the file it leads to, and is
+/// renamed onto that file; the link stays.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
+/// Notes a temporary file for remove_temporaries_in_progress() for as long as it lives (up
+/// to 16 at once): the writers below note theirs, and a caller may note a file it removes
+/// when done.
+class TemporaryInProgress {
+public:
+  explicit TemporaryInProgress(const std::filesystem::path& temporary);
+  ~TemporaryInProgress();
+  TemporaryInProgress(const TemporaryInProgress&) = delete;
+  TemporaryInProgress& operator=(const TemporaryInProgress&) = delete;
+
+private:
+  int slot_;
+};
+
 /// A file of `size` bytes written in place through a memory map, into a temporary
 /// beside `path` that commit() renames into place with write_file_atomically()'s
-/// guarantees. The space is reserved first, so a disk too small fails in the constructor
-/// with one error rather than midway. Destroyed uncommitted, it removes the temporary
-/// and leaves `path` as it was.
+/// guarantees (a link written through, too). The space is reserved first, so a disk too small fails
+/// in the constructor with one error rather than midway. Destroyed uncommitted, it removes the
+/// temporary and leaves `path` as it was.
 class MappedFileWriter {
 public:
   MappedFileWriter(const std::filesystem::path& path, std::int64_t size);
@@ -90,10 +106,18 @@ public:
 
 private:
   std::filesystem::path path_;
+  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
   std::filesystem::path temporary_;
+  TemporaryInProgress in_progress_;
   int fd_ = -1;
   std::span<std::byte> bytes_;
 };
+
+/// Removes the temporaries that write_file_atomically() and MappedFileWriter are writing now,
+/// and the others noted (TemporaryInProgress): for a handler of a signal that ends the
+/// process midway, so that it leaves none behind. Async-signal-safe: it only reads fixed
+/// memory and calls unlink().
+void remove_temporaries_in_progress() noexcept;
 
 /// Removes the temporaries of write_file_atomically(path) that writers killed before the
 /// rename left beside `path` (each may be as large as the file).

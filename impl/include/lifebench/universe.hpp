@@ -5,6 +5,8 @@
 //   lifebench-universe 1\n          header lines, padded with spaces to
 //   rule B3/S23:T1048576,1048576\n  kUniverseDataOffset - 1 bytes, then '\n'
 //   generation 16384\n
+//   [origin 0123456789abcdef\n]     the run that wrote it, where a streamed run did
+//   seal 0123456789abcdef\n         a hash of the lines above: an edited header is refused
 //   <rows>                          height rows of words_per_row<uint64_t>(width)
 //                                   words, packed as pack_rows() packs them
 //
@@ -23,7 +25,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string_view>
 
 namespace lifebench {
 
@@ -32,6 +36,9 @@ inline constexpr std::int64_t kUniverseDataOffset = 4096;
 struct UniverseHeader {
   Problem problem; ///< a square-grid rule on a bounded grid
   std::uint64_t generation = 0;
+  /// The run whose pass wrote the file, where a run streams it (a hash of its input and
+  /// parameters, harness/src/run.cpp): `run --resume` goes on only from its own run's files.
+  std::optional<std::uint64_t> origin = std::nullopt;
 
   [[nodiscard]] std::int64_t words_per_row() const; ///< 64-bit words of one row
   [[nodiscard]] std::int64_t file_bytes() const;    ///< the whole file's size
@@ -47,6 +54,8 @@ public:
   UniverseReader& operator=(const UniverseReader&) = delete;
 
   [[nodiscard]] const UniverseHeader& header() const { return header_; }
+  /// A hash of the whole file, header and rows, the same on every machine.
+  [[nodiscard]] std::uint64_t content_hash() const;
 
   /// Rows y .. y + count - 1 (0 <= y, y + count <= height) into `out`, which holds
   /// count * words_per_row() words.
@@ -61,6 +70,11 @@ private:
   std::span<const std::byte> map_; ///< the whole file, mapped
   UniverseHeader header_;
 };
+
+/// The identity of a streamed run (UniverseHeader::origin), the same on every machine: a hash
+/// of its input's UniverseReader::content_hash() and of `run`, a text naming everything else
+/// the run depends on.
+std::uint64_t universe_origin(std::uint64_t input_hash, std::string_view run);
 
 /// Receives the rows of a universe in order, any number of whole rows per call.
 using RowSink = std::function<void(std::span<const std::uint64_t>)>;

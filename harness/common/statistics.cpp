@@ -1,12 +1,20 @@
-#include "mann_whitney.hpp"
+#include "lifebench/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <utility>
 
-namespace lifebench::driver {
+namespace lifebench::statistics {
 namespace {
+
+/// P(B = i) for B ~ Binomial(n, 1/2), through logarithms so that no factor overflows.
+double half_binomial_pmf(std::size_t n, std::size_t i) {
+  const auto nd = double(n);
+  const auto id = double(i);
+  return std::exp(std::lgamma(nd + 1) - std::lgamma(id + 1) - std::lgamma(nd - id + 1) -
+                  nd * std::log(2.0));
+}
 
 /// Ranks of a's and b's values among both (ties get the mean of their ranks): the sum
 /// of a's ranks, and the sizes of the groups of equal values.
@@ -70,6 +78,59 @@ double exact_upper_tail(std::size_t m, std::size_t n, std::size_t u) {
 
 } // namespace
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double mean(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+}
+
+double stddev(const std::vector<double>& values) {
+  if (values.size() < 2) return 0;
+  const double m = mean(values);
+  double sum = 0;
+  for (double v : values)
+    sum += (v - m) * (v - m);
+  return std::sqrt(sum / double(values.size() - 1));
+}
+
+double cv(const std::vector<double>& values) {
+  const double m = mean(values);
+  return m > 0 ? stddev(values) / m : 0.0;
+}
+
+Interval median_interval(std::vector<double> values, double level) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  // [x(k), x(n+1-k)] misses the median when k-1 or fewer values lie below it, or above.
+  std::size_t k = 1;
+  double below = half_binomial_pmf(n, 0); // P(B <= k - 1)
+  double coverage = 1 - 2 * below;
+  while (2 * (k + 1) <= n + 1) {
+    const double wider_below = below + half_binomial_pmf(n, k);
+    if (1 - 2 * wider_below < level) break;
+    below = wider_below;
+    coverage = 1 - 2 * below;
+    ++k;
+  }
+  return {values[k - 1], values[n - k], std::max(0.0, coverage)};
+}
+
+double relative_half_width(const Interval& interval, double median) {
+  return (interval.high - interval.low) / 2 / median;
+}
+
+Ratio median_ratio(const std::vector<double>& numerator, const std::vector<double>& denominator,
+                   double level) {
+  const Interval top = median_interval(numerator, level);
+  const Interval bottom = median_interval(denominator, level);
+  return {median(numerator) / median(denominator),
+          {top.low / bottom.high, top.high / bottom.low, top.level * bottom.level}};
+}
+
 UTest mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
   const auto n1 = static_cast<double>(a.size());
   const auto n2 = static_cast<double>(b.size());
@@ -105,4 +166,31 @@ double smallest_p(std::size_t n1, std::size_t n2) {
   return std::min(1.0, 2 / orders);
 }
 
-} // namespace lifebench::driver
+std::string to_string(Stop stop) {
+  switch (stop) {
+  case Stop::converged:
+    return "converged";
+  case Stop::max_repetitions:
+    return "max_repetitions";
+  case Stop::time_budget:
+    return "time_budget";
+  }
+  return "time_budget";
+}
+
+std::optional<Stop> should_stop(const StoppingRule& rule, const std::vector<double>& seconds,
+                                double elapsed_s) {
+  const auto n = static_cast<int>(seconds.size());
+  if (n < rule.min_repetitions) return std::nullopt;
+  const Interval interval = median_interval(seconds);
+  if (interval.level >= kLevel &&
+      relative_half_width(interval, median(seconds)) <= rule.target_rel_ci) {
+    return Stop::converged;
+  }
+  if (n >= rule.max_repetitions) return Stop::max_repetitions;
+  const double next_s = elapsed_s / double(n);
+  if (elapsed_s + next_s > rule.budget_s) return Stop::time_budget;
+  return std::nullopt;
+}
+
+} // namespace lifebench::statistics
