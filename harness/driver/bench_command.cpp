@@ -6,6 +6,7 @@
 #include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/result_record.hpp"
+#include "machine_load.hpp"
 #include "process.hpp"
 #include "provenance.hpp"
 #include "results.hpp"
@@ -146,7 +147,7 @@ std::vector<std::string> parallel_gpu_ids(int n) {
   }
   if (std::ssize(ids) < n) {
     throw Error("--parallel-gpus " + std::to_string(n) + ": CUDA_VISIBLE_DEVICES names " +
-                std::to_string(ids.size()) + " GPUs ('" + visible + "')");
+                std::to_string(ids.size()) + " GPUs (" + quote(visible, '\'') + ")");
   }
   return ids;
 }
@@ -240,6 +241,125 @@ std::string progress_outcome(const nlohmann::json& result, std::optional<double>
   return text;
 }
 
+/// The configurations of the sweeps of experiments matching --impl, in sweep order.
+std::vector<Configuration> selected_configurations(const BenchOptions& options,
+                                                   const Catalog& catalog) {
+  std::vector<Configuration> configurations = expand(select_runs(options.sweeps, catalog), catalog);
+  std::erase_if(configurations, [&](const Configuration& c) {
+    return !glob_match(options.impl, c.experiment->name);
+  });
+  if (configurations.empty()) {
+    throw Error("no configuration of the sweep is of an experiment matching --impl " +
+                quote(options.impl, '\''));
+  }
+  return configurations;
+}
+
+/// What a run does with each configuration, decided before anything runs or is written.
+struct Plan {
+  std::vector<std::string> experiments;      ///< in sweep order, each once
+  std::map<std::string, std::string> hashes; ///< experiment → binary_hash
+  std::set<std::string> ids;                 ///< the configurations' config_id
+  /// Results of an earlier run that still stand, under this sweep's ties.
+  std::vector<std::optional<nlohmann::json>> kept;
+  std::size_t kept_count = 0;
+  /// Earlier measurements that do not stand and run now, and the experiments among them
+  /// whose binary changed since: the first line says so, so that a rebuild that changed them
+  /// is seen at once.
+  std::size_t again_count = 0;
+  std::set<std::string> rebuilt;
+  /// The folder's results of configurations this run does not include, kept as they are.
+  std::size_t outside_count = 0;
+  /// What runs now, and how long the others' earlier runs took, for the estimates.
+  std::vector<bool> to_run;
+  std::vector<std::optional<double>> earlier_s;
+};
+
+/// The plan of `configurations` in `folder`: what an earlier run recorded there that stands.
+Plan make_plan(const std::vector<Configuration>& configurations, const ResultsFolder& folder) {
+  Plan plan;
+  for (const auto& c : configurations) {
+    plan.ids.insert(c.config_id);
+    if (!plan.hashes.contains(c.experiment->name)) {
+      plan.experiments.push_back(c.experiment->name);
+      plan.hashes[c.experiment->name] = binary_hash(c.experiment->measured_files());
+    }
+  }
+  plan.outside_count = folder.count_outside(plan.ids);
+  plan.kept.resize(configurations.size());
+  plan.to_run.resize(configurations.size());
+  plan.earlier_s.resize(configurations.size());
+  for (std::size_t i = 0; i < configurations.size(); ++i) {
+    const Configuration& c = configurations[i];
+    const std::string& hash = plan.hashes.at(c.experiment->name);
+    auto previous = folder.previous(c.experiment->name, c.config_id);
+    if (previous && still_valid(*previous, c, hash)) {
+      (*previous).erase("tag"); // the format before ties
+      (*previous)["ties"] = c.ties_json();
+      plan.kept[i] = std::move(previous);
+      ++plan.kept_count;
+      continue;
+    }
+    plan.to_run[i] = c.experiment->available;
+    if (plan.to_run[i] && previous && string_at(*previous, "status") != "unavailable") {
+      ++plan.again_count;
+      if (string_at(*previous, "binary_hash") != hash) plan.rebuilt.insert(c.experiment->name);
+    }
+    if (previous && previous->contains("wall_s") && (*previous)["wall_s"].is_number()) {
+      plan.earlier_s[i] = (*previous)["wall_s"].get<double>();
+    }
+  }
+  return plan;
+}
+
+/// "; 3 results of configurations outside this run kept in the folder as they were", or "".
+std::string outside_text(const Plan& plan) {
+  if (plan.outside_count == 0) return {};
+  return "; " + std::to_string(plan.outside_count) + " result" +
+         (plan.outside_count == 1 ? "" : "s") +
+         " of configurations outside this run kept in the folder as they were";
+}
+
+/// The configurations, with the cells each fills and what an earlier run did, and the last
+/// line; nothing runs or is written.
+void print_dry_run(const std::vector<Configuration>& configurations, const Plan& plan,
+                   const std::vector<std::string>& gpus, const fs::path& out) {
+  const std::size_t total = configurations.size();
+  for (std::size_t i = 0; i < total; ++i) {
+    const Configuration& c = configurations[i];
+    std::cout << "[" << i + 1 << "/" << total << "] " << c.label();
+    // The cells it would fill, to check a sweep's ties before spending device time.
+    for (std::size_t t = 0; t < c.ties.size(); ++t) {
+      std::cout << (t == 0 ? " → " : "; ") << c.ties[t].table << " / " << c.ties[t].row << " / "
+                << c.ties[t].column;
+    }
+    if (plan.kept[i]) std::cout << " … done earlier: " << progress_outcome(*plan.kept[i], {});
+    if (!c.experiment->available) std::cout << " … unavailable: " << c.experiment->reason;
+    if (!gpus.empty() && plan.to_run[i] && !runs_beside_others(*c.experiment)) {
+      std::cout << " … alone";
+    }
+    std::cout << "\n";
+  }
+  std::cout << "lifebench: dry run: " << total << " configurations (" << plan.kept_count
+            << " done earlier) would go to " << out.string() << outside_text(plan)
+            << "; nothing run or written" << std::endl;
+}
+
+/// The run's first line: what it keeps of the folder, what it measures again and why.
+std::string first_line(const Plan& plan, const fs::path& out) {
+  std::string line = "lifebench: " + std::to_string(plan.kept.size()) + " configurations";
+  if (plan.kept_count > 0) line += ", " + std::to_string(plan.kept_count) + " done earlier";
+  if (plan.again_count > 0) {
+    line += ", " + std::to_string(plan.again_count) + " to measure again";
+    if (!plan.rebuilt.empty()) {
+      std::vector<std::string> changed = plan.experiments; // in sweep order
+      std::erase_if(changed, [&](const std::string& name) { return !plan.rebuilt.contains(name); });
+      line += " (the binaries of " + some_of(changed) + " changed)";
+    }
+  }
+  return line + outside_text(plan) + "; results in " + out.string();
+}
+
 } // namespace
 
 int bench_command(const GlobalOptions& global, const BenchOptions& options) {
@@ -248,99 +368,35 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   const Catalog catalog = discover(folders);
   if (interrupt_signal() != 0) return kExitInterrupted;
   catalog.warn_broken();
-  const std::vector<SweepRun> runs = select_runs(options.sweeps, catalog);
-  std::vector<Configuration> configurations = expand(runs, catalog);
-  std::erase_if(configurations, [&](const Configuration& c) {
-    return !glob_match(options.impl, c.experiment->name);
-  });
-  if (configurations.empty()) {
-    throw Error("no configuration of the sweep is of an experiment matching --impl '" +
-                options.impl + "'");
-  }
-
-  std::vector<std::string> experiments; // in sweep order, each once
-  std::map<std::string, std::string> hashes;
-  for (const auto& c : configurations) {
-    if (!hashes.contains(c.experiment->name)) {
-      experiments.push_back(c.experiment->name);
-      hashes[c.experiment->name] = binary_hash(c.experiment->measured_files());
-    }
-  }
-
+  const std::vector<Configuration> configurations = selected_configurations(options, catalog);
   const std::vector<std::string> gpus = parallel_gpu_ids(options.parallel_gpus);
   const fs::path out =
       options.out ? fs::path(*options.out) : fs::path("results") / utc_now_compact();
-  ResultsFolder folder(out, options.resume);
+  ResultsFolder folder(out, options.resume, !options.dry_run);
   const nlohmann::json machine = machine_environment(options.machine);
   const nlohmann::json build = build_provenance();
   if (options.resume && fs::exists(out / kManifestFile)) {
     check_same_machine_and_source(out, read_json_object(out / kManifestFile), machine, build);
   }
-  // Results of an earlier run that still stand, under this sweep's ties.
-  std::vector<std::optional<nlohmann::json>> kept(configurations.size());
-  std::size_t kept_count = 0;
-  // Earlier measurements that do not stand and run now, and the experiments among them whose
-  // binary changed since: the first line says so, so that a rebuild that changed them is seen
-  // at once.
-  std::size_t again_count = 0;
-  std::set<std::string> rebuilt;
-  // What runs now, and how long the others' earlier runs took, for the estimates.
-  std::vector<bool> to_run(configurations.size());
-  std::vector<std::optional<double>> earlier_s(configurations.size());
-  for (std::size_t i = 0; i < configurations.size(); ++i) {
-    const Configuration& c = configurations[i];
-    auto previous = folder.previous(c.experiment->name, c.config_id);
-    if (previous && still_valid(*previous, c, hashes[c.experiment->name])) {
-      (*previous).erase("tag"); // the format before ties
-      (*previous)["ties"] = c.ties_json();
-      kept[i] = std::move(previous);
-      ++kept_count;
-      continue;
-    }
-    to_run[i] = c.experiment->available;
-    if (to_run[i] && previous && previous->value("status", "") != "unavailable") {
-      ++again_count;
-      if (previous->value("binary_hash", "") != hashes[c.experiment->name]) {
-        rebuilt.insert(c.experiment->name);
-      }
-    }
-    if (previous && previous->contains("wall_s") && (*previous)["wall_s"].is_number()) {
-      earlier_s[i] = (*previous)["wall_s"].get<double>();
-    }
-  }
+  const Plan plan = make_plan(configurations, folder);
+  const std::vector<std::string>& experiments = plan.experiments;
+  const std::map<std::string, std::string>& hashes = plan.hashes;
+  const std::vector<std::optional<nlohmann::json>>& kept = plan.kept;
+  const std::vector<bool>& to_run = plan.to_run;
   const std::size_t total = configurations.size();
-  const auto position = [&](std::size_t i) {
-    return "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
-  };
-
   // Whether configuration i runs on one of the GPUs beside others (--parallel-gpus).
   const auto shares_gpus = [&](std::size_t i) {
     return !gpus.empty() && to_run[i] && runs_beside_others(*configurations[i].experiment);
   };
   if (options.dry_run) {
-    for (std::size_t i = 0; i < total; ++i) {
-      const Configuration& c = configurations[i];
-      std::cout << position(i) << c.label();
-      // The cells it would fill, to check a sweep's ties before spending device time.
-      for (std::size_t t = 0; t < c.ties.size(); ++t) {
-        std::cout << (t == 0 ? " → " : "; ") << c.ties[t].table << " / " << c.ties[t].row << " / "
-                  << c.ties[t].column;
-      }
-      if (kept[i]) std::cout << " … done earlier: " << progress_outcome(*kept[i], std::nullopt);
-      if (!c.experiment->available) std::cout << " … unavailable: " << c.experiment->reason;
-      if (!gpus.empty() && to_run[i] && !shares_gpus(i)) std::cout << " … alone";
-      std::cout << "\n";
-    }
-    std::cout << "lifebench: dry run: " << total << " configurations (" << kept_count
-              << " done earlier) would go to " << out.string() << "; nothing run or written"
-              << std::endl;
+    print_dry_run(configurations, plan, gpus, out);
     return 0;
   }
 
   nlohmann::json manifest_experiments = nlohmann::json::object();
   for (const auto& name : experiments) {
     nlohmann::json summary = catalog.find(name)->summary();
-    summary["binary_hash"] = hashes[name];
+    summary["binary_hash"] = hashes.at(name);
     manifest_experiments[name] = summary;
   }
   nlohmann::json manifest = {{"schema", 1},
@@ -356,10 +412,11 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
                              {"machine", machine},
                              {"build", build},
                              {"host", host_environment()},
+                             {"load", load_at_start()},
                              {"experiments", manifest_experiments}};
   // Kept results are recorded before anything is written, so that no file is
   // ever rewritten without them.
-  folder.start(manifest, experiments, total);
+  folder.start(manifest, experiments, total, plan.ids);
   for (std::size_t i = 0; i < total; ++i) {
     if (kept[i]) folder.record(i, configurations[i].experiment->name, *kept[i], false);
   }
@@ -368,18 +425,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
   for (std::size_t i = 0; i < total; ++i) {
     if (shares_gpus(i)) shares[i] = 1.0 / static_cast<double>(gpus.size());
   }
-  SweepProgress progress(to_run, earlier_s, shares);
-  std::cout << "lifebench: " << total << " configurations";
-  if (kept_count > 0) std::cout << ", " << kept_count << " done earlier";
-  if (again_count > 0) {
-    std::cout << ", " << again_count << " to measure again";
-    if (!rebuilt.empty()) {
-      std::vector<std::string> changed = experiments; // in sweep order
-      std::erase_if(changed, [&](const std::string& name) { return !rebuilt.contains(name); });
-      std::cout << " (the binaries of " << some_of(changed) << " changed)";
-    }
-  }
-  std::cout << "; results in " << out.string();
+  SweepProgress progress(to_run, plan.earlier_s, shares);
+  std::cout << first_line(plan, out);
   if (const std::string left = progress.left(); !left.empty()) {
     std::cout << "; " << left << " by the earlier run's times";
   }
@@ -406,7 +453,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
           run_configuration(c, limit, scratch.path() / (std::to_string(i) + ".json"), gpu);
       result["config_id"] = c.config_id;
       result["ties"] = c.ties_json();
-      result["binary_hash"] = hashes[c.experiment->name];
+      result["binary_hash"] = hashes.at(c.experiment->name);
       if (gpu && result.contains("device") && result["device"].is_object()) {
         result["device"]["cuda_visible_devices"] = *gpu;
       }

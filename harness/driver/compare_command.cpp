@@ -68,12 +68,13 @@ std::pair<RecordedRun, RecordedRun> read_runs(const std::string& old_dir,
                                               const std::string& new_dir) {
   nlohmann::json old_manifest = read_manifest(old_dir);
   nlohmann::json new_manifest = read_manifest(new_dir);
+  // As JSON values, so that 1 and 1.0 are one schema.
   const auto schema = [](const nlohmann::json& manifest) {
-    return manifest.contains("schema") ? manifest["schema"].dump() : "none";
+    return manifest.contains("schema") ? manifest["schema"] : nlohmann::json("none");
   };
   if (schema(old_manifest) != schema(new_manifest)) {
     throw Error(old_dir + " and " + new_dir + " are of different results schemas (" +
-                schema(old_manifest) + " and " + schema(new_manifest) + ")");
+                schema(old_manifest).dump() + " and " + schema(new_manifest).dump() + ")");
   }
   check_schema(fs::path(old_dir) / kManifestFile, old_manifest);
   check_schema(fs::path(new_dir) / kManifestFile, new_manifest);

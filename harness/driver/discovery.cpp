@@ -57,8 +57,8 @@ Experiment parse_description(const Candidate& candidate, const std::string& text
   Experiment e;
   e.name = string_field(json, "name", true);
   if (e.name != candidate.name) {
-    throw Error("it describes itself as '" + e.name + "', its file name says '" + candidate.name +
-                "'");
+    throw Error("it describes itself as " + quote(e.name, '\'') + ", its file name says " +
+                quote(candidate.name, '\''));
   }
   e.binary = candidate.binary;
   e.family = string_field(json, "family", true);

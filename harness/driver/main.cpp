@@ -75,8 +75,13 @@ int main_with_errors(int argc, char** argv) {
       ->required();
   bench->add_option("--impl", bench_options.impl, "Only experiments matching this glob")
       ->capture_default_str();
-  bench->add_option("--out", bench_options.out,
-                    "Results folder (default: results/<UTC time> here)");
+  bench->add_option("--out", bench_options.out, "Results folder (default: results/<UTC time> here)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return text.empty() ? std::string("expected a folder, not an empty name")
+                                : std::string();
+          },
+          "DIR"));
   bench->add_flag("--resume", bench_options.resume,
                   "Keep the results already in --out that are still valid; run the rest");
   bench

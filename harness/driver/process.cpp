@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <iostream>
 #include <poll.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,6 +138,28 @@ std::vector<std::string> child_environment(const std::vector<std::string>& overr
   return entries;
 }
 
+/// Removes the folders `<prefix>-<pid>-*` in `folder` that are ours and whose process is gone:
+/// the scratch of a process killed outright (SIGKILL), which could not remove its own.
+void remove_orphans(const std::filesystem::path& folder, const std::string& prefix) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix + "-")) continue;
+    const std::string rest = name.substr(prefix.size() + 1);
+    const auto dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash) {
+      continue;
+    }
+    const long pid = std::strtol(rest.c_str(), nullptr, 10);
+    struct stat info {};
+    const bool ours = ::lstat(entry.path().c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+                      info.st_uid == ::getuid();
+    if (ours && pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::filesystem::remove_all(entry.path(), error);
+    }
+  }
+}
+
 } // namespace
 
 std::string ProcessOutcome::failure(double time_limit_s) const {
@@ -157,8 +181,9 @@ std::string ProcessOutcome::failure(double time_limit_s) const {
 
 ScratchFolder::ScratchFolder(const std::string& prefix) {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(base != nullptr && *base != 0 ? base : "/tmp") + "/" + prefix + "-XXXXXX";
+  const std::filesystem::path folder(base != nullptr && *base != 0 ? base : "/tmp");
+  remove_orphans(folder, prefix);
+  std::string pattern = (folder / (prefix + "-" + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     throw Error("cannot create a temporary folder in " + pattern + ": " + std::strerror(errno));
   }
@@ -189,11 +214,18 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   Pipe err = make_pipe();
   Pipe exec_status = make_pipe(); // carries errno when exec fails; closed by a successful exec
 
+  const pid_t parent = ::getpid();
   const auto start = Clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("cannot start a process: ") + std::strerror(errno));
   if (pid == 0) {
     ::setpgid(0, 0);
+    // The child ends with us: killed outright (SIGKILL), we could not stop it, and it would
+    // run on past its time limit beside the next run. SIGTERM lets it end what it started
+    // (an external experiment's program). The kernel sends it when the thread that forked
+    // ends, which is after this call returns. A parent already gone left another one.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(127);
     if (dev_null.get() >= 0) ::dup2(dev_null.get(), STDIN_FILENO);
     ::dup2(out.write.get(), STDOUT_FILENO);
     ::dup2(err.write.get(), STDERR_FILENO);

@@ -43,7 +43,8 @@ struct ProcessOutcome {
 };
 
 /// A private folder under $TMPDIR (or /tmp) for the files children write, removed with
-/// everything in it.
+/// everything in it. Its name, `<prefix>-<pid>-XXXXXX`, names its process, so that one left
+/// by a process killed outright is removed when the next is made.
 class ScratchFolder {
 public:
   explicit ScratchFolder(const std::string& prefix); ///< throws Error if it cannot be made
@@ -56,7 +57,8 @@ private:
   std::filesystem::path path_;
 };
 
-/// Runs a child to its end; throws Error only when it cannot be started. Thread-safe.
+/// Runs a child to its end; throws Error only when it cannot be started. Thread-safe. The child
+/// gets SIGTERM should this process die first (PR_SET_PDEATHSIG).
 ProcessOutcome run_process(const ProcessRequest& request);
 
 /// Replaces this process with `argv`; throws Error when that fails.

@@ -3,12 +3,24 @@
 #include "google_benchmark_json.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
+#include "machine_load.hpp"
+#include "results_schema.hpp"
 #include "text.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <utility>
 
 namespace lifebench::driver {
 namespace {
@@ -38,7 +50,56 @@ void count(nlohmann::json& counts, const nlohmann::json& result) {
   if (counts.contains(status)) counts[status] = counts[status].get<std::size_t>() + 1;
 }
 
+/// The process holding a flock() on `dir`, as /proc/locks gives it
+/// ("1: FLOCK  ADVISORY  WRITE 1234 fe:00:10952777 0 EOF"), described; "another process" where
+/// it does not say.
+std::string lock_holder(const fs::path& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) != 0) return "another process";
+  std::array<char, 64> file_id{};
+  std::snprintf(file_id.data(), file_id.size(), "%02x:%02x:%llu", ::major(info.st_dev),
+                ::minor(info.st_dev), static_cast<unsigned long long>(info.st_ino));
+  std::ifstream locks("/proc/locks");
+  for (std::string line; std::getline(locks, line);) {
+    std::istringstream fields(line);
+    std::string id, type, mode, access, pid, where;
+    fields >> id >> type >> mode >> access >> pid >> where;
+    if (type == "FLOCK" && where == file_id.data()) {
+      return "process " + describe_process(static_cast<pid_t>(std::atol(pid.c_str())));
+    }
+  }
+  return "another process";
+}
+
 } // namespace
+
+FolderLock::FolderLock(const fs::path& dir)
+    : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  if (fd_ < 0) {
+    throw Error("cannot open results folder " + dir.string() + ": " + std::strerror(errno));
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(std::exchange(fd_, -1));
+    if (error != EWOULDBLOCK) {
+      throw Error("cannot lock results folder " + dir.string() + ": " + std::strerror(error));
+    }
+    throw Error("results folder " + dir.string() + " is in use by " + lock_holder(dir) +
+                ": wait for it to end, or use another --out");
+  }
+}
+
+FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = std::exchange(other.fd_, -1);
+  return *this;
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 std::string string_at(const nlohmann::json& object, const char* key) {
   if (!object.is_object()) return {};
@@ -83,27 +144,40 @@ std::string binary_hash(const std::vector<fs::path>& files) {
 }
 
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const fs::path& dir) {
-  std::map<std::string, std::map<std::string, nlohmann::json>> recorded;
+read_recorded_results(const fs::path& dir, bool validate) {
+  std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const fs::path& file = entry.path();
-    if (file.extension() != ".json" || file.filename() == kManifestFile ||
-        file.filename() == kBenchmarksFile || is_temporary(file)) {
-      continue;
+    if (file.extension() == ".json" && file.filename() != kManifestFile &&
+        file.filename() != kBenchmarksFile && !is_temporary(file)) {
+      files.push_back(file);
     }
-    const nlohmann::json results = read_json_object(file);
-    const auto experiment = results.find("experiment");
-    const auto configurations = results.find("configurations");
-    if (experiment == results.end() || !experiment->is_string() ||
-        configurations == results.end() || !configurations->is_array()) {
+  }
+  std::sort(files.begin(), files.end()); // the same message whatever the folder's order
+  std::map<std::string, std::map<std::string, nlohmann::json>> recorded;
+  std::map<std::string, fs::path> file_of; // experiment or config_id → the file holding it
+  const auto hold = [&](const std::string& what, const std::string& key, const fs::path& file) {
+    const auto [it, first] = file_of.emplace(key, file);
+    if (first) return;
+    throw Error(it->second == file ? file.string() + " holds " + what + " twice"
+                                   : it->second.string() + " and " + file.string() + " both hold " +
+                                         what + ": keep one of them");
+  };
+  for (const auto& file : files) {
+    nlohmann::json results = read_json_object(file);
+    if (!results["experiment"].is_string() || !results["configurations"].is_array()) {
       throw Error(file.string() + " is not an experiment's results file");
     }
     check_schema(file, results);
-    auto& by_id = recorded[experiment->get<std::string>()];
-    for (const auto& result : *configurations) {
-      if (result.is_object() && result.contains("config_id") && result["config_id"].is_string()) {
-        by_id[result["config_id"].get<std::string>()] = result;
-      }
+    if (validate) check_against_schema(file, results, "experiment_results");
+    const auto experiment = results["experiment"].get<std::string>();
+    hold("the results of experiment " + quote(experiment, '\''), "experiment " + experiment, file);
+    auto& by_id = recorded[experiment];
+    for (auto& result : results["configurations"]) {
+      const std::string id = string_at(result, "config_id");
+      if (id.empty()) continue; // a result of no configuration (validate refuses it)
+      hold("configuration " + quote(id, '\''), "config_id " + id, file);
+      by_id[id] = std::move(result);
     }
   }
   return recorded;
@@ -117,10 +191,12 @@ void check_schema(const fs::path& file, const nlohmann::json& contents) {
   }
 }
 
-ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
+ResultsFolder::ResultsFolder(fs::path dir, bool resume, bool lock)
+    : dir_(std::move(dir)), lock_wanted_(lock) {
   std::error_code error;
   if (!fs::exists(dir_, error)) return;
   if (!fs::is_directory(dir_, error)) throw Error("results folder " + dir_.string() + " is a file");
+  if (lock_wanted_) lock_ = FolderLock(dir_);
   const bool empty = fs::is_empty(dir_, error);
   const bool has_manifest = fs::exists(dir_ / kManifestFile, error);
   if (!resume) {
@@ -146,7 +222,7 @@ ResultsFolder::ResultsFolder(fs::path dir, bool resume) : dir_(std::move(dir)) {
     previous_experiments_ = manifest["experiments"];
   }
   try {
-    previous_ = read_recorded_results(dir_);
+    previous_ = read_recorded_results(dir_, true);
   } catch (const Error& e) {
     throw Error(std::string("cannot resume: ") + e.what());
   }
@@ -161,11 +237,21 @@ std::optional<nlohmann::json> ResultsFolder::previous(const std::string& experim
   return it->second;
 }
 
+std::size_t ResultsFolder::count_outside(const std::set<std::string>& ids) const {
+  std::size_t outside = 0;
+  for (const auto& [experiment, by_id] : previous_) {
+    for (const auto& [id, result] : by_id)
+      outside += ids.contains(id) ? 0 : 1;
+  }
+  return outside;
+}
+
 void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string>& experiments,
-                          std::size_t total) {
+                          std::size_t total, const std::set<std::string>& ids) {
   std::error_code error;
   fs::create_directories(dir_, error);
   if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
+  if (lock_wanted_ && !lock_.held()) lock_ = FolderLock(dir_);
   // Temporaries of a driver that was killed while writing.
   for (const auto& entry : fs::directory_iterator(dir_)) {
     if (is_temporary(entry.path())) fs::remove(entry.path(), error);
@@ -179,13 +265,14 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
     results_[experiment];
   std::size_t position = total;
   for (const auto& [experiment, by_id] : previous_) {
-    if (results_.contains(experiment)) continue;
-    if (previous_experiments_.contains(experiment)) {
+    const bool in_run = results_.contains(experiment);
+    if (!in_run && previous_experiments_.contains(experiment)) {
       manifest_["experiments"][experiment] = previous_experiments_[experiment];
     }
     for (const auto& [id, result] : by_id) {
+      if (ids.contains(id)) continue;
       count(manifest_["configurations"], result);
-      others_[position++] = result;
+      (in_run ? results_[experiment] : others_)[position++] = result;
     }
   }
   manifest_["configurations"]["total"] = position;
@@ -212,6 +299,7 @@ void ResultsFolder::write_all() {
 
 void ResultsFolder::finish() {
   manifest_["finished"] = utc_now_iso();
+  if (manifest_.contains("load")) note_load_at_end(manifest_["load"]);
   write_manifest();
 }
 

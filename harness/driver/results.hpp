@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,19 +35,41 @@ void check_schema(const std::filesystem::path& file, const nlohmann::json& conte
 
 /// What the experiment files of a results folder record (every *.json but the manifest,
 /// benchmarks.json and temporaries): experiment → config_id → result. Throws Error naming
-/// a file that is not an experiment's results file or is of another schema.
+/// a file that is not an experiment's results file or is of another schema, and two files
+/// holding one experiment or one configuration (or one holding it twice); with `validate`,
+/// a file that is not valid against results.schema.json, naming the place in it.
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const std::filesystem::path& dir);
+read_recorded_results(const std::filesystem::path& dir, bool validate = false);
 
 /// 64-bit FNV-1a of the files' bytes, one after the other, as "0x" and 16 hex digits;
 /// throws Error if one is unreadable.
 std::string binary_hash(const std::vector<std::filesystem::path>& files);
 
+/// flock() on a results folder itself, held while a run writes there: a second run into the
+/// folder is refused, naming this process. The kernel lets it go when the process ends,
+/// however it ends, and nothing of it is left in the folder.
+class FolderLock {
+public:
+  FolderLock() = default;
+  /// Throws Error naming the process that holds `dir` (its pid and command line).
+  explicit FolderLock(const std::filesystem::path& dir);
+  FolderLock(FolderLock&& other) noexcept;
+  FolderLock& operator=(FolderLock&& other) noexcept;
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+  [[nodiscard]] bool held() const { return fd_ >= 0; }
+
+private:
+  int fd_ = -1;
+};
+
 class ResultsFolder {
 public:
   /// Checks `dir` without touching it: an existing non-empty folder needs `resume`,
-  /// and then its results are loaded for previous().
-  ResultsFolder(std::filesystem::path dir, bool resume);
+  /// and then its results are loaded for previous(). With `lock`, the folder is held from
+  /// here (or from start(), which makes it) to the end, before anything is read.
+  ResultsFolder(std::filesystem::path dir, bool resume, bool lock);
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
@@ -54,14 +77,19 @@ public:
   [[nodiscard]] std::optional<nlohmann::json> previous(const std::string& experiment,
                                                        const std::string& config_id) const;
 
+  /// How many of the results an earlier run recorded are of configurations other than `ids`
+  /// (config_ids): those start() keeps as they are.
+  [[nodiscard]] std::size_t count_outside(const std::set<std::string>& ids) const;
+
   /// Creates the folder and prepares the manifest (its "started" kept from an earlier
   /// run when resuming) and an <experiment>.json for each of `experiments`; writes
   /// nothing, so that the results kept from an earlier run can be recorded first. When
-  /// resuming, the folder's other experiments (another --impl or sweep measured them) keep
-  /// their files untouched, their manifest entries, and their place in the manifest's
-  /// counts and in benchmarks.json.
+  /// resuming, the results of configurations other than this run's `ids` (another --impl or
+  /// sweep measured them) stay: the folder's other experiments keep their files untouched,
+  /// and this run's experiments keep them after its own configurations; all keep their
+  /// manifest entries and their place in the manifest's counts and in benchmarks.json.
   void start(nlohmann::json manifest, const std::vector<std::string>& experiments,
-             std::size_t total);
+             std::size_t total, const std::set<std::string>& ids);
 
   /// Records the result of the configuration at `position` of the sweep; writes the
   /// experiment's file, benchmarks.json and the manifest unless `write` is false.
@@ -83,6 +111,8 @@ private:
   void write_manifest() const;
 
   std::filesystem::path dir_;
+  bool lock_wanted_;
+  FolderLock lock_;
   std::optional<std::string> previous_started_;
   std::map<std::string, std::map<std::string, nlohmann::json>>
       previous_;                        // experiment → id → result

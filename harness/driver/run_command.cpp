@@ -20,7 +20,8 @@ int run_command(const GlobalOptions& global, const std::string& impl,
   }
   const Experiment* e = catalog.find(impl);
   if (e == nullptr) {
-    throw Error("unknown experiment '" + impl + "' (known: " + join(catalog.names) + ")");
+    throw Error("unknown experiment " + quote(impl, '\'') + " (known: " + join(catalog.names) +
+                ")");
   }
   if (!e->available) {
     std::cerr << "lifebench: error: " << e->name << " is unavailable: " << e->reason << "\n";

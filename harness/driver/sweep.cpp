@@ -26,8 +26,16 @@ const std::vector<std::string> kDefaultKeys = {
     "repetitions",   "warmup",         "time_limit_s", "params", "table",   "max_repetitions",
     "target_rel_ci", "timing_budget_s"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
-/// More would take the driver's memory before any of them ran.
-constexpr std::uint64_t kMaxConfigurationsPerRun = 100'000;
+/// The most configurations one `bench` expands, over all its sweeps' runs: more would take
+/// the driver's memory before any of them ran. Lists multiply, so a file of a megabyte could
+/// ask for millions; they are counted before any value is read.
+constexpr std::uint64_t kMaxConfigurations = 100'000;
+
+/// "more than 100000 configurations ...": the refusal of a count over kMaxConfigurations.
+std::string too_many_configurations(const std::string& of) {
+  return "more than " + std::to_string(kMaxConfigurations) + " configurations in " + of +
+         " (shapes x densities x each parameter's values, over every run): split it";
+}
 
 std::string type_name(const toml::node& node) {
   switch (node.type()) {
@@ -207,11 +215,25 @@ public:
     return values;
   }
 
+  /// The configurations the run makes, from the lengths of its lists alone (shapes,
+  /// densities, each parameter's values), at most kMaxConfigurations + 1.
+  [[nodiscard]] std::uint64_t configurations() const {
+    const auto length = [](const toml::node* node) -> std::uint64_t {
+      const toml::array* array = node != nullptr ? node->as_array() : nullptr;
+      return array != nullptr ? array->size() : 1;
+    };
+    std::uint64_t product =
+        std::min(length(find("shape")) * length(find("density")), kMaxConfigurations + 1);
+    for (const auto& param : params())
+      product = std::min(product * length(param.second), kMaxConfigurations + 1);
+    return product;
+  }
+
   void check_keys() const {
     for (auto&& [key, node] : table_) {
       const std::string name(key.str());
       if (std::find(kRunKeys.begin(), kRunKeys.end(), name) == kRunKeys.end()) {
-        fail("unknown key '" + name + "' (known: " + join(kRunKeys) + ")", &node);
+        fail("unknown key " + quote(name, '\'') + " (known: " + join(kRunKeys) + ")", &node);
       }
     }
   }
@@ -237,7 +259,9 @@ std::size_t count_sizes(const std::string& shape) {
 void read_ties(const RunReader& reader, SweepRun& run) {
   const auto add = [&](Tie tie, const toml::node* node) {
     if (std::find(run.ties.begin(), run.ties.end(), tie) != run.ties.end()) {
-      reader.fail("tie " + tie.table + " / " + tie.row + " / " + tie.column + " given twice", node);
+      reader.fail("tie " + quote(tie.table + " / " + tie.row + " / " + tie.column, '\'') +
+                      " given twice",
+                  node);
     }
     run.ties.push_back(std::move(tie));
   };
@@ -268,8 +292,8 @@ void read_ties(const RunReader& reader, SweepRun& run) {
       }
       for (auto&& [key, node] : *cell) {
         if (std::find(kTieKeys.begin(), kTieKeys.end(), std::string(key.str())) == kTieKeys.end()) {
-          reader.fail("unknown key '" + std::string(key.str()) +
-                          "' in a tie (known: " + join(kTieKeys) + ")",
+          reader.fail("unknown key " + quote(key.str(), '\'') +
+                          " in a tie (known: " + join(kTieKeys) + ")",
                       &node);
         }
       }
@@ -297,22 +321,28 @@ void read_ties(const RunReader& reader, SweepRun& run) {
     add(Tie{*table, *row, column}, reader.find("column"));
 }
 
+/// Reads run #`index`; `counted`: the configurations of the file's runs before it, to which
+/// it adds its own, refused before any value is read when they pass kMaxConfigurations.
 SweepRun read_run(const toml::table& table, const toml::table* defaults, const std::string& file,
-                  int index, const Catalog& catalog, const Experiment* owner) {
+                  int index, const Catalog& catalog, const Experiment* owner,
+                  std::uint64_t& counted) {
   SweepRun run;
   run.file = file;
   run.index = index;
   run.line = line_of(table);
   const RunReader reader(table, defaults, run);
   reader.check_keys();
+  run.configurations = reader.configurations();
+  counted += run.configurations;
+  if (counted > kMaxConfigurations) reader.fail(too_many_configurations("the file"));
 
   // Which experiment, first: the rest is checked against its description.
   const auto experiment = reader.string("experiment");
   const Experiment* e = owner;
   if (owner != nullptr) {
     if (experiment && *experiment != owner->name) {
-      reader.fail("experiment '" + *experiment + "' in the sweep file of " + owner->name +
-                      " (leave it out or write '" + owner->name + "')",
+      reader.fail("experiment " + quote(*experiment, '\'') + " in the sweep file of " +
+                      owner->name + " (leave it out or write " + quote(owner->name, '\'') + ")",
                   reader.find("experiment"));
     }
   } else {
@@ -320,10 +350,11 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
     e = catalog.find(*experiment);
     if (e == nullptr) {
       if (const auto* broken = catalog.find_broken(*experiment)) {
-        reader.fail("experiment '" + *experiment + "' cannot be used: " + broken->reason,
+        reader.fail("experiment " + quote(*experiment, '\'') + " cannot be used: " + broken->reason,
                     reader.find("experiment"));
       }
-      reader.fail("unknown experiment '" + *experiment + "' (known: " + join(catalog.names) + ")",
+      reader.fail("unknown experiment " + quote(*experiment, '\'') +
+                      " (known: " + join(catalog.names) + ")",
                   reader.find("experiment"));
     }
   }
@@ -337,7 +368,8 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
 
   const std::string rule_text = reader.string("rule").value_or(default_rule(e->family));
   if (rule_text.empty()) {
-    reader.fail("no rule, and family '" + e->family + "' of " + e->name + " has no default");
+    reader.fail("no rule, and family " + quote(e->family, '\'') + " of " + e->name +
+                " has no default");
   }
   RuleSpec spec;
   try {
@@ -346,7 +378,8 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
     reader.fail(error.what(), reader.find("rule"));
   }
   if (spec.shape) {
-    reader.fail("rule '" + rule_text + "' has a bounded grid: give shape and boundary instead",
+    reader.fail("rule " + quote(rule_text, '\'') +
+                    " has a bounded grid: give shape and boundary instead",
                 reader.find("rule"));
   }
   run.rule = spec.rule;
@@ -370,7 +403,7 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
   for (const auto& text : *shapes) {
     try {
       if (count_sizes(text) != sizes) {
-        throw Error("shape '" + text + "': a " + e->family + " grid is " +
+        throw Error("shape " + quote(text, '\'') + ": a " + e->family + " grid is " +
                     (sizes == 3 ? "WxHxD" : "WxH"));
       }
       run.shapes.push_back(parse_shape(text));
@@ -410,13 +443,14 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
       } else if (value.is_integer()) {
         values.push_back(std::to_string(value.as_integer()->get()));
       } else {
-        reader.fail("parameter " + name + ": values must be strings or integers, not " +
-                        type_name(value),
+        reader.fail("parameter " + quote(name, '\'') +
+                        ": values must be strings or integers, not " + type_name(value),
                     &value);
       }
     };
     if (const toml::array* array = node.as_array()) {
-      if (array->empty()) reader.fail("parameter " + name + " has an empty list", &node);
+      if (array->empty())
+        reader.fail("parameter " + quote(name, '\'') + " has an empty list", &node);
       for (const toml::node& item : *array)
         add(item);
     } else {
@@ -432,16 +466,6 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
     }
     run.params.emplace_back(name, std::move(values));
   }
-  // Lists multiply: a few kilobytes of them would make billions of configurations.
-  std::uint64_t configurations = run.shapes.size() * std::max<std::size_t>(1, run.densities.size());
-  for (const auto& param : run.params) {
-    configurations = std::min(configurations * param.second.size(), kMaxConfigurationsPerRun + 1);
-  }
-  if (configurations > kMaxConfigurationsPerRun) {
-    reader.fail("more than " + std::to_string(kMaxConfigurationsPerRun) +
-                " configurations (shapes x densities x each parameter's values): split the run");
-  }
-
   read_ties(reader, run);
   return run;
 }
@@ -490,8 +514,8 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
   }
   for (auto&& [key, node] : document) {
     if (key.str() != "run" && key.str() != "defaults") {
-      throw Error(name + ":" + std::to_string(line_of(node)) + ": unknown key '" +
-                  std::string(key.str()) + "' (a sweep file holds [defaults] and [[run]] tables)");
+      throw Error(name + ":" + std::to_string(line_of(node)) + ": unknown key " +
+                  quote(key.str(), '\'') + " (a sweep file holds [defaults] and [[run]] tables)");
     }
   }
   const toml::table* defaults = nullptr;
@@ -504,8 +528,9 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
     for (auto&& [key, value] : *defaults) {
       const std::string default_key(key.str());
       if (std::find(kDefaultKeys.begin(), kDefaultKeys.end(), default_key) == kDefaultKeys.end()) {
-        throw Error(name + ":" + std::to_string(line_of(value)) + ": unknown key '" + default_key +
-                    "' in [defaults] (defaults: " + join(kDefaultKeys) + ")");
+        throw Error(name + ":" + std::to_string(line_of(value)) + ": unknown key " +
+                    quote(default_key, '\'') + " in [defaults] (defaults: " + join(kDefaultKeys) +
+                    ")");
       }
     }
   }
@@ -521,8 +546,9 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
                 ": 'run' must be an array of tables ([[run]])");
   }
   int index = 0;
+  std::uint64_t counted = 0;
   for (const toml::node& item : *array) {
-    runs.push_back(read_run(*item.as_table(), defaults, name, ++index, catalog, owner));
+    runs.push_back(read_run(*item.as_table(), defaults, name, ++index, catalog, owner, counted));
   }
   return runs;
 }
@@ -556,9 +582,16 @@ std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const 
       }
     }
     if (!any) {
-      throw Error("sweep '" + sweep + "' selects no run (named sweeps of the experiments found: " +
+      throw Error("sweep " + quote(sweep, '\'') +
+                  " selects no run (named sweeps of the experiments found: " +
                   join({names.begin(), names.end()}) + ")");
     }
+  }
+  std::uint64_t configurations = 0;
+  for (const auto& run : selected)
+    configurations += run.configurations;
+  if (configurations > kMaxConfigurations) {
+    throw Error(too_many_configurations("the sweeps " + quote(join(sweeps), '\'')));
   }
   return selected;
 }

@@ -28,7 +28,8 @@
 //                                       # that would end after this much timing
 //   warmup = 1                          # default 1
 //   time_limit_s = 600                  # default 600
-//   params = { variant = ["a", "b"], threads = 4 }  # lists multiply
+//   params = { variant = ["a", "b"], threads = 4 }  # lists multiply (at most 100,000
+//                                       # configurations in all the runs of one bench)
 //   table = "fujita2017-table1"         # with row and column: the published cell measured;
 //   row = "CPU"                         # a list of columns ties it to several cells of the row
 //   column = "word-per-cell"
@@ -78,7 +79,8 @@ struct SweepRun {
   int warmup = 1;
   double time_limit_s = 600;
   std::vector<std::pair<std::string, std::vector<std::string>>> params; ///< by name
-  std::vector<Tie> ties; ///< distinct, in the order given
+  std::vector<Tie> ties;            ///< distinct, in the order given
+  std::uint64_t configurations = 0; ///< shapes x densities x each parameter's values
 
   /// "FILE:LINE: run #N", the prefix of every message about it.
   [[nodiscard]] std::string where() const;

@@ -25,8 +25,8 @@ int verify_command(const GlobalOptions& global, const VerifyOptions& options) {
       discover(folders, [&](const std::string& name) { return glob_match(options.impl, name); });
   if (interrupt_signal() != 0) return kExitInterrupted;
   if (catalog.experiments.empty() && catalog.broken.empty()) {
-    throw Error("no experiment matches '" + options.impl + "' (known: " + join(catalog.names) +
-                ")");
+    throw Error("no experiment matches " + quote(options.impl, '\'') +
+                " (known: " + join(catalog.names) + ")");
   }
   std::vector<Verdict> verdicts;
   for (const auto& e : catalog.broken)

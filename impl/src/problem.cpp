@@ -90,14 +90,14 @@ std::optional<std::string> invalid_shape_reason(const Shape& shape) {
 
 Shape parse_shape(std::string_view text) {
   const auto fail = [&](const std::string& why) {
-    return Error("shape " + detail::quote(text) + ": " + why);
+    return Error("shape " + quote(text) + ": " + why);
   };
   const auto parts = detail::split(text, 'x');
   if (parts.size() != 2 && parts.size() != 3) throw fail("expected WxH or WxHxD");
   std::array<std::int64_t, 3> sizes{1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto size = detail::parse_decimal(parts[i]);
-    if (!size) throw fail(detail::quote(parts[i]) + " is not a size");
+    if (!size) throw fail(quote(parts[i]) + " is not a size");
     if (*size > static_cast<std::uint64_t>(max_cells)) throw fail("more than 2^40 cells");
     sizes[i] = static_cast<std::int64_t>(*size);
   }
@@ -109,7 +109,7 @@ Shape parse_shape(std::string_view text) {
 Boundary parse_boundary(std::string_view text) {
   if (text == "torus") return Boundary::torus;
   if (text == "dead") return Boundary::dead;
-  throw Error("boundary " + detail::quote(text) + ": expected torus or dead");
+  throw Error("boundary " + quote(text) + ": expected torus or dead");
 }
 
 std::string to_string(Boundary boundary) {

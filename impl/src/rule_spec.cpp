@@ -30,7 +30,7 @@ public:
 
 private:
   [[nodiscard]] Error fail(const std::string& why) const {
-    return Error("rule " + detail::quote(text_) + ": " + why);
+    return Error("rule " + quote(text_) + ": " + why);
   }
 
   [[nodiscard]] Rule parse_rule(std::string_view text) const {
@@ -154,7 +154,7 @@ private:
       }
       for (const auto item : items) {
         const auto n = detail::parse_decimal(item);
-        if (!n) throw fail(detail::quote(item) + " in the " + what + " counts is not a number");
+        if (!n) throw fail(quote(item) + " in the " + what + " counts is not a number");
         add(*n);
       }
       return bits;
@@ -202,7 +202,7 @@ private:
     std::vector<std::int64_t> sizes;
     for (const auto part : parts) {
       const auto size = detail::parse_decimal(part);
-      if (!size) throw fail(detail::quote(part) + " is not a size");
+      if (!size) throw fail(quote(part) + " is not a size");
       if (*size > static_cast<std::uint64_t>(max_cells)) throw fail("more than 2^40 cells");
       sizes.push_back(static_cast<std::int64_t>(*size));
     }

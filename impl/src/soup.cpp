@@ -23,7 +23,7 @@ namespace lifebench {
 
 SoupSpec parse_soup(std::string_view text) {
   const auto fail = [&](const std::string& why) {
-    return Error("soup " + detail::quote(text) + ": " + why);
+    return Error("soup " + quote(text) + ": " + why);
   };
   const auto parts = detail::split(text, ',');
   if (parts.size() != 3) throw fail("expected WxH[xD],density,seed, e.g. 1024x1024,0.5,1");
@@ -35,11 +35,11 @@ SoupSpec parse_soup(std::string_view text) {
       std::from_chars(density.data(), density.data() + density.size(), spec.density);
   if (density.empty() || error != std::errc{} || end != density.data() + density.size() ||
       !(spec.density >= 0.0 && spec.density <= 1.0)) {
-    throw fail("density " + detail::quote(density) + " is not a number from 0 to 1");
+    throw fail("density " + quote(density) + " is not a number from 0 to 1");
   }
 
   const auto seed = detail::parse_decimal(parts[2]);
-  if (!seed) throw fail("seed " + detail::quote(parts[2]) + " is not an unsigned 64-bit integer");
+  if (!seed) throw fail("seed " + quote(parts[2]) + " is not an unsigned 64-bit integer");
   spec.seed = *seed;
   return spec;
 }

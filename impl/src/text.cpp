@@ -121,14 +121,6 @@ void require_room(std::uint64_t count, std::size_t item_bytes, const std::string
   }
 }
 
-std::string quote(std::string_view text) {
-  // Appending, as `"literal" + std::string` trips GCC 12's false -Wrestrict.
-  std::string quoted = "\"";
-  quoted += text;
-  quoted += '"';
-  return quoted;
-}
-
 std::string hex(std::uint64_t value, int digits) {
   std::string text(static_cast<std::size_t>(digits), '0');
   for (auto digit = text.rbegin(); digit != text.rend(); ++digit, value >>= 4U) {
@@ -138,3 +130,24 @@ std::string hex(std::uint64_t value, int digits) {
 }
 
 } // namespace lifebench::detail
+
+namespace lifebench {
+
+std::string quote(std::string_view text, char mark) {
+  constexpr std::size_t kLongest = 80;
+  const bool cut = text.size() > kLongest;
+  if (cut) {
+    std::size_t end = kLongest;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U)
+      --end; // not inside a UTF-8 character
+    text = text.substr(0, end);
+  }
+  // Appending, as `"literal" + std::string` trips GCC 12's false -Wrestrict.
+  std::string quoted(1, mark);
+  quoted += text;
+  if (cut) quoted += "…";
+  quoted += mark;
+  return quoted;
+}
+
+} // namespace lifebench

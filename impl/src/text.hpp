@@ -80,9 +80,6 @@ private:
 void require_room(std::uint64_t count, std::size_t item_bytes, const std::string& source,
                   const std::string& what);
 
-/// `text` in double quotes, for naming the offending text in a message.
-std::string quote(std::string_view text);
-
 /// The low `digits` hexadecimal digits of `value`, lowercase, leading zeros kept.
 std::string hex(std::uint64_t value, int digits);
 

@@ -7,7 +7,8 @@
 # The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
 # nowrite, garbage, unsupported, partial (writes half a file, then is killed),
 # stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop),
-# sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each).
+# sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each),
+# slow (writes its pid to <name>.pid, then sleeps an hour).
 # A describe that hangs first creates <name>.describing.
 # Every bench call is appended to <name>.log as one JSON line.
 import json
@@ -88,6 +89,11 @@ def bench(conf, args):
         with open(os.path.join(HERE, NAME + ".grandchild"), "w") as f:
             f.write(str(child.pid))
         time.sleep(3600)
+    if mode == "slow":
+        with open(os.path.join(HERE, NAME + ".pid.tmp"), "w") as f:
+            f.write(str(os.getpid()))
+        os.rename(os.path.join(HERE, NAME + ".pid.tmp"), os.path.join(HERE, NAME + ".pid"))
+        time.sleep(3600)
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(3600)
@@ -112,18 +118,33 @@ def bench(conf, args):
         time.sleep(1)
     problem = values["--problem"]
     generations = int(values["--generations"])
+    # A result as harness/results.schema.json describes it, as the real ones are.
+    rule, _, grid = problem.partition(":")
+    sizes = [int(size) for size in grid[1:].split(",")]
+    cells = 1
+    for size in sizes:
+        cells *= size
+    density = float(values["--density"]) if "--density" in values else None
     result = {"experiment": NAME, "backend": conf.get("backend", "cpu"),
               "family": conf.get("family", "square"), "params": params, "problem": problem,
-              "generations": generations, "status": "ok", "reason": None,
-              "verification": {"status": "passed"}}
+              "rule": rule, "shape": "x".join(map(str, sizes)),
+              "boundary": "torus" if grid.startswith("T") else "dead", "cells": cells,
+              "generations": generations, "density": density, "status": "ok", "reason": None,
+              "verification": {"status": "passed", "problem": problem, "generations": 1,
+                               "soup": "x".join(map(str, sizes)) + ",0.5,1",
+                               "reference_hash": "0x1234", "first_difference": None}}
     if mode == "unsupported":
-        result.update(status="unsupported", reason="width must be a multiple of 64")
+        result.update(status="unsupported", reason="width must be a multiple of 64",
+                      verification={"status": "not_run"})
     else:
         repetitions = int(values["--repetitions"])
-        result["timing"] = {"median_s": 0.5, "seconds": [0.5] * repetitions,
+        result["timing"] = {"clock": "steady_clock", "median_s": 0.5, "min_s": 0.5,
+                            "max_s": 0.5, "cv": 0.0, "seconds": [0.5] * repetitions,
                             "repetitions": repetitions, "warmup": int(values["--warmup"]),
                             "target_rel_ci": float(values["--target-rel-ci"])}
-        result["throughput"] = {"cell_updates_per_second": 1.234e9}
+        result["throughput"] = {"cell_updates_per_second": 1.234e9,
+                                "seconds_per_generation": 0.5 / generations,
+                                "bytes_per_generation": None, "bytes_per_second": None}
         result["device"] = {"name": "fake device"}
     if mode == "sleep":
         with open(os.path.join(HERE, NAME + ".spans"), "a") as spans:

@@ -23,7 +23,7 @@ TMP_ROOT = os.environ.get("LIFEBENCH_TEST_TMP") or None
 FAKE_AXES = [
     {"name": "mode", "default": "ok",
      "allowed": ["ok", "crash", "hang", "stubborn", "exit3", "nowrite", "garbage",
-                 "unsupported", "partial", "flood", "sleep"],
+                 "unsupported", "partial", "flood", "sleep", "slow"],
      "description": "what bench does"},
     {"name": "threads", "default": "1", "allowed": [], "description": "any value"},
 ]

@@ -208,6 +208,16 @@ class Bench(lbtest.CliTestCase):
         with open(self.box.path("out/fake.json")) as f:
             self.assertEqual(f.read(), before)
 
+    def test_an_empty_results_folder_name(self):
+        # Was a raw filesystem exception.
+        text = sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1')
+        for args in ([], ["--resume"], ["--dry-run"]):
+            with self.subTest(args=args):
+                line = self.assertOneErrorLine(self.bench(text, *args, out=""), "--out",
+                                               "expected a folder, not an empty name")
+                self.assertNotIn("filesystem", line)
+        self.assertEqual(self.box.bench_calls("fake"), [])
+
     def test_default_results_folder(self):
         path = self.box.write("s.toml", sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1'))
         proc = self.box.run("bench", "--sweep", path)

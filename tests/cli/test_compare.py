@@ -258,6 +258,13 @@ class BadFoldersTest(lbtest.CliTestCase):
         self.refused("manifest.json has results schema 2; this lifebench reads schema 1",
                      old=newer, new=newer)
 
+    def test_schema_1_written_as_1_0_is_schema_1(self):
+        same = write_run(self.box.path("same"), [result("cpu-a", "B3/S23:T256,256", FAST)],
+                         schema=1.0)
+        proc = self.box.run("compare", self.good, same)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("cpu-a", proc.stdout)
+
     def test_an_experiment_file_of_another_schema(self):
         path = os.path.join(self.good, "cpu-a.json")
         with open(path) as f:

@@ -38,7 +38,7 @@ class Resume(lbtest.CliTestCase):
         self.assertEqual(self.box.results("out", "fake"), before)
         self.assertEqual(self.box.manifest("out")["configurations"]["done"], 4)
 
-    def test_resume_runs_new_configurations_and_drops_old_ones(self):
+    def test_resume_runs_new_configurations_and_keeps_old_ones(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)
         changed = SWEEP.replace('["8x8", "16x16"]', '["16x16", "32x32"]')
         proc = self.bench(changed, "--resume")
@@ -46,9 +46,115 @@ class Resume(lbtest.CliTestCase):
         calls = self.box.bench_calls("fake")
         self.assertEqual(len(calls), 6)
         self.assertEqual({c["problem"] for c in calls[4:]}, {"B3/S23:T32,32"})
+        self.assertIn("lifebench: 4 configurations, 2 done earlier; 2 results of configurations "
+                      "outside this run kept in the folder as they were; results in out",
+                      proc.stdout.splitlines()[0])
+        # This run's configurations in its order, then those it does not include.
         self.assertEqual(self.ids(), [
             "fake|B3/S23:T16,16|g1|threads=1", "fake|B3/S23:T16,16|g1|threads=2",
-            "fake|B3/S23:T32,32|g1|threads=1", "fake|B3/S23:T32,32|g1|threads=2"])
+            "fake|B3/S23:T32,32|g1|threads=1", "fake|B3/S23:T32,32|g1|threads=2",
+            "fake|B3/S23:T8,8|g1|threads=1", "fake|B3/S23:T8,8|g1|threads=2"])
+
+    def test_resume_with_another_sweep_drops_no_result(self):
+        # Another sweep sharing one configuration with the folder's kept that one and dropped
+        # the other two from fake.json, benchmarks.json and the manifest, saying nothing.
+        mine = SWEEP.replace('["8x8", "16x16"]', '["8x8", "16x16", "32x32"]').replace(
+            "threads = [1, 2]", "threads = 1")
+        self.assertEqual(self.bench(mine).returncode, 0)
+        other = self.box.write("other.toml", mine.replace('"8x8", "16x16", "32x32"',
+                                                          '"16x16", "64x64"'))
+        proc = self.box.run("bench", "--sweep", other, "--out", "out", "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("lifebench: 2 configurations, 1 done earlier; 2 results of configurations "
+                      "outside this run kept in the folder as they were; results in out",
+                      proc.stdout.splitlines()[0])
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # 64x64 alone ran
+        shapes = ["64,64", "16,16", "32,32", "8,8"]
+        self.assertEqual(sorted(self.ids()),
+                         sorted("fake|B3/S23:T%s|g1|threads=1" % s for s in shapes))
+        manifest = self.box.manifest("out")
+        self.assertEqual(manifest["configurations"],
+                         {"total": 4, "done": 4, "ok": 4, "failed": 0, "unsupported": 0,
+                          "unavailable": 0})
+        with open(self.box.path("out/benchmarks.json")) as f:
+            names = {b["name"] for b in json.load(f)["benchmarks"] if b["run_type"] == "iteration"}
+        self.assertEqual(names, set(self.ids()))
+        dry = self.box.run("bench", "--sweep", other, "--out", "out", "--resume", "--dry-run")
+        self.assertIn("(2 done earlier) would go to out; 2 results of configurations outside "
+                      "this run kept in the folder as they were;", dry.stdout)
+
+    def edit_results(self, edit):
+        """Applies `edit` to the folder's fake.json."""
+        path = self.box.path(os.path.join("out", "fake.json"))
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        edit(data)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+
+    def assertResumeRefused(self, *fragments):
+        with open(self.box.path("out/fake.json")) as f:
+            before = f.read()
+        proc = self.bench(SWEEP, "--resume")
+        line = self.assertOneErrorLine(proc, "cannot resume: ", *fragments)
+        self.assertNotIn("json.exception", proc.stderr)
+        self.assertEqual(len(self.box.bench_calls("fake")), 4)  # nothing ran
+        with open(self.box.path("out/fake.json")) as f:
+            self.assertEqual(f.read(), before)
+        return line
+
+    def test_resume_refuses_a_record_the_schema_does_not_describe(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        with open(self.box.path("out/fake.json")) as f:
+            measured = f.read()
+
+        def refused(edit, *fragments):
+            with open(self.box.path("out/fake.json"), "w") as f:
+                f.write(measured)
+            self.edit_results(edit)
+            self.assertResumeRefused("out/fake.json: configurations[0].", *fragments)
+
+        def weird(data):  # was kept as done
+            data["configurations"][0]["status"] = "weird"
+            del data["configurations"][0]["timing"]
+        refused(weird, "status", '"weird"', "results.schema.json")
+        # Was a raw [json.exception.type_error.302] naming no file.
+        refused(lambda data: data["configurations"][0].update(binary_hash=12),
+                "binary_hash", "(found 12)")
+        refused(lambda data: data["configurations"][0].update(generations="1"),
+                "generations", '(found "1")')
+
+    def test_resume_refuses_one_configuration_recorded_twice(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        copy = self.box.path(os.path.join("out", "copy.json"))
+        with open(self.box.path("out/fake.json")) as f:
+            data = json.load(f)
+        data["experiment"] = "other"
+        with open(copy, "w") as f:
+            json.dump(data, f)
+        self.assertResumeRefused("copy.json and ", "fake.json both hold configuration "
+                                 "'fake|B3/S23:T8,8|g1|threads=1': keep one of them")
+        data["experiment"] = "fake"
+        data["configurations"] = []
+        with open(copy, "w") as f:
+            json.dump(data, f)
+        self.assertResumeRefused("both hold the results of experiment 'fake'")
+        os.remove(copy)
+        self.edit_results(lambda data: data["configurations"].append(data["configurations"][0]))
+        self.assertResumeRefused("out/fake.json holds configuration 'fake|B3/S23:T8,8|g1|threads=1' "
+                                 "twice")
+
+    def test_resume_reads_schema_1_written_as_1_0(self):
+        self.assertEqual(self.bench(SWEEP).returncode, 0)
+        self.edit_results(lambda data: data.update(schema=1.0))
+        manifest = self.box.path("out/manifest.json")
+        with open(manifest) as f:
+            text = f.read()
+        with open(manifest, "w") as f:
+            f.write(text.replace('"schema": 1,', '"schema": 1.0,'))
+        proc = self.bench(SWEEP, "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout.count("done earlier: ok"), 4)
 
     def test_resume_reruns_what_a_changed_binary_measured(self):
         self.assertEqual(self.bench(SWEEP).returncode, 0)

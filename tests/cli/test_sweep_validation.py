@@ -1,7 +1,11 @@
 """Sweep files are checked before anything runs: one line naming the file, the
 line, the run and the fault; a non-zero exit; no results folder."""
 import os
+import subprocess
+import tempfile
 import textwrap
+import threading
+import time
 
 import lbtest
 
@@ -67,7 +71,61 @@ class SweepValidation(lbtest.CliTestCase):
         threads = ", ".join(str(i + 1) for i in range(300))
         self.refused('[[run]]\nexperiment = "fake"\nshape = [%s]\ndensity = [%s]\n'
                      'generations = 1\nparams = { threads = [%s] }\n' % (shapes, densities, threads),
-                     "run #1", "more than 100000 configurations", "split the run")
+                     "run #1", "more than 100000 configurations", "split it")
+
+    def bench_measured(self, *args):
+        """`lifebench bench ARGS` in the sandbox: the process, its peak resident memory in MiB
+        (its own and its children's, each alone) and its seconds."""
+        started = time.monotonic()
+        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+            proc = subprocess.Popen([self.box.lifebench, "bench", *args], cwd=self.box.work,
+                                    env=self.box.environment(), stdout=out, stderr=err, text=True)
+            timer = threading.Timer(120, proc.kill)  # a sweep that runs is no refusal
+            timer.start()
+            _, status, usage = os.wait4(proc.pid, 0)
+            timer.cancel()
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
+        return done, usage.ru_maxrss / 1024, time.monotonic() - started
+
+    def test_a_sweep_past_the_limit_is_refused_before_it_is_expanded(self):
+        # 1 MB: [defaults] of 100,000 shapes that 20 runs take, which made 2 million
+        # configurations at 1 GiB of the driver's memory in 22 s, in --dry-run too.
+        shapes = ", ".join('"%dx%d"' % (8 + i // 400, 8 + i % 400) for i in range(100000))
+        runs = "".join('[[run]]\nexperiment = "fake"\ngenerations = %d\n' % (i + 1)
+                       for i in range(20))
+        sweep = self.box.write("sweep.toml", "[defaults]\nshape = [%s]\n" % shapes + runs)
+        for args in (["--dry-run"], []):  # in turn: a sweep that ran would take hours
+            proc, peak_mib, seconds = self.bench_measured("--sweep", sweep, "--out", "out", *args)
+            self.assertOneErrorLine(proc, "sweep.toml:", "run #2",
+                                    "more than 100000 configurations in the file")
+            self.assertLess(peak_mib, 200)
+            self.assertLess(seconds, 20)
+            self.assertFalse(os.path.exists(self.box.path("out")))
+
+    def test_sweeps_past_the_limit_together_are_refused(self):
+        # Each file's 60,000 configurations pass; the run of both would make 120,000.
+        shapes = ", ".join('"%dx8"' % (8 + i) for i in range(200))
+        threads = ", ".join(str(i + 1) for i in range(300))
+        text = ('[[run]]\nexperiment = "fake"\nshape = [%s]\ngenerations = 1\n'
+                'params = { threads = [%s] }\n' % (shapes, threads))
+        first = self.box.write("first.toml", text)
+        second = self.box.write("second.toml", text.replace("generations = 1", "generations = 2"))
+        self.assertOneErrorLine(
+            self.box.run("bench", "--sweep", first, "--sweep", second, "--dry-run"),
+            "more than 100000 configurations in the sweeps", "first.toml, ")
+
+    def test_long_values_are_cut_in_messages(self):
+        # A 50 MB shape was echoed whole: a 50 MB error line.
+        for text, fragment in ((GOOD_RUN.replace("16x16", "1" * 50_000_000), "shape '1111"),
+                               (GOOD_RUN + 'rule = "B3/S23%s"\n' % ("X" * 1_000_000), "rule \"B3/S23XX"),
+                               (GOOD_RUN + 'params = { %s = 1 }\n' % ("c" * 1_000_000),
+                                "unknown parameter 'cccc")):
+            with self.subTest(fragment=fragment):
+                line = self.refused(text, fragment, "…")
+                self.assertLess(len(line), 400)
 
     def test_missing_keys(self):
         self.refused('[[run]]\nshape = "16x16"\ngenerations = 2\n', "no experiment")
@@ -89,7 +147,7 @@ class SweepValidation(lbtest.CliTestCase):
         self.refused(GOOD_RUN + 'table = "t"\nrow = ["r"]\ncolumn = "c"\n',
                      "row must be a string, not an array")
         self.refused(GOOD_RUN + 'table = "t"\nrow = "r"\ncolumn = ["c", "c"]\n',
-                     "tie t / r / c given twice")
+                     "tie 't / r / c' given twice")
 
     def test_ties_exclude_table_row_column(self):
         self.refused(GOOD_RUN + 'table = "t"\nrow = "r"\ncolumn = "c"\n'

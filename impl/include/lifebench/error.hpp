@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace lifebench {
 
@@ -27,6 +28,10 @@ private:
   int line_;
   int column_;
 };
+
+/// `text` between two `mark`s, for naming input in a message: cut to its first 80 bytes (at a
+/// character's start) and "…" when longer, so that no input makes a message longer than a line.
+std::string quote(std::string_view text, char mark = '"');
 
 } // namespace lifebench
 

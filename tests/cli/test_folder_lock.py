@@ -1,0 +1,76 @@
+"""A results folder in use is locked: a second bench into it is refused, naming the process
+that holds it; each manifest notes what else loaded the machine (the load average, other
+lifebench processes)."""
+import os
+import signal
+import subprocess
+import time
+
+import lbtest
+
+SWEEP = '[[run]]\nexperiment = "fake"\nshape = "8x8"\ngenerations = 1\nparams = { mode = "%s" }\n'
+
+
+class FolderLock(lbtest.CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.box.add_fake("fake")
+
+    def start_slow_bench(self):
+        """A driver measuring the slow experiment into out, and the experiment's pid, once it
+        runs."""
+        sweep = self.box.write("slow.toml", SWEEP % "slow")
+        driver = subprocess.Popen([self.box.lifebench, "bench", "--sweep", sweep, "--out", "out"],
+                                  cwd=self.box.work, env=self.box.environment(),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: driver.poll() is None and driver.kill())
+        marker = os.path.join(self.box.experiments, "fake.pid")
+        deadline = time.monotonic() + 60
+        while not os.path.exists(marker):
+            self.assertLess(time.monotonic(), deadline, "the experiment never started")
+            time.sleep(0.05)
+        with open(marker) as f:
+            return driver, int(f.read())
+
+    def stop(self, driver):
+        driver.send_signal(signal.SIGINT)
+        self.assertEqual(driver.wait(timeout=60), 130)
+
+    def test_a_second_run_into_a_folder_in_use_is_refused(self):
+        # Both measured every configuration, each under the other's load, and the folder kept
+        # whichever wrote last.
+        driver, _ = self.start_slow_bench()
+        sweep = self.box.write("ok.toml", SWEEP % "ok")
+        for args in (["--resume"], []):
+            with self.subTest(args=args):
+                proc = self.box.run("bench", "--sweep", sweep, "--out", "out", *args)
+                line = self.assertOneErrorLine(
+                    proc, "results folder out is in use by process %d: 'lifebench bench --sweep"
+                    % driver.pid)
+                self.assertIn("wait for it to end, or use another --out", line)
+        self.assertEqual(len(self.box.bench_calls("fake")), 1)  # the slow one alone
+        # A dry run writes nothing and may look.
+        dry = self.box.run("bench", "--sweep", sweep, "--out", "out", "--resume", "--dry-run")
+        self.assertEqual(dry.returncode, 0, dry.stderr)
+        self.stop(driver)
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "out", "--resume")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+
+    def test_the_manifest_notes_what_else_ran(self):
+        driver, experiment = self.start_slow_bench()
+        sweep = self.box.write("ok.toml", SWEEP % "ok")
+        proc = self.box.run("bench", "--sweep", sweep, "--out", "beside")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        load = self.box.manifest("beside")["load"]
+        self.assertIsInstance(load["load_average_start"], float)
+        self.assertIsInstance(load["load_average_end"], float)
+        others = load["other_processes"]
+        self.assertTrue(any(p.startswith("%d: 'lifebench bench" % driver.pid) for p in others),
+                        others)
+        self.assertTrue(any(p.startswith("%d: " % experiment) for p in others), others)
+        self.stop(driver)
+        self.assertIsNone(self.box.manifest("out")["load"]["load_average_end"])  # never ended
+
+
+if __name__ == "__main__":
+    lbtest.main()
