@@ -246,6 +246,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
     const SoupSpec soup = parse_soup(*request.soup);
     const Problem problem = soup_problem(soup, request.rule, info.family);
     require_runnable(info, params, problem, request.output); // before the grid is made
+    require_room_to_run("--soup " + *request.soup, problem);
     return State{problem, make_soup(soup), 0};
   }();
   const std::uint64_t target = generation_after(state.generation, request.generations);

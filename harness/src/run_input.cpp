@@ -43,6 +43,12 @@ Problem smallest_plane(const ExperimentInfo& info, const Params& params, const R
               std::to_string(largest) + "): " + first_refusal.value_or("no grid is valid"));
 }
 
+void require_room_to_run(const std::string& source, const Problem& problem) {
+  require_run_fits_in_memory(source + ": the " + problem.shape.to_string() + " grid of " +
+                                 problem.to_string(),
+                             problem.shape);
+}
+
 State read_run_input(const ExperimentInfo& info, const Params& params, const RunRequest& request) {
   const ReadOptions options{
       .rule = request.rule,
@@ -51,7 +57,8 @@ State read_run_input(const ExperimentInfo& info, const Params& params, const Run
                             [&](const Rule& rule, Shape least) {
                               return smallest_plane(info, params, rule, least);
                             }},
-      .warn = [](const std::string& line) { std::cerr << "lifebench: warning: " << line << "\n"; }};
+      .warn = [](const std::string& line) { std::cerr << "lifebench: warning: " << line << "\n"; },
+      .before_grid = [&](const Problem& problem) { require_room_to_run(*request.input, problem); }};
   State state = read_state(*request.input, options);
   require_writable(request.output, state.problem, state.origin.has_value());
   return state;

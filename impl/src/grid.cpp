@@ -19,6 +19,18 @@ std::uint64_t host_memory_bytes() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
+void require_run_fits_in_memory(const std::string& what, const Shape& shape) {
+  const auto cells = static_cast<std::uint64_t>(shape.cells());
+  const std::uint64_t bytes = 3 * cells; // at most 3 * 2^40: no overflow
+  const std::uint64_t memory = host_memory_bytes();
+  if (memory != 0 && bytes > memory) {
+    throw Error(
+        what + ", " + std::to_string(cells) +
+        " cells; a run holds about three copies at a byte a cell: " + std::to_string(bytes >> 20) +
+        " MiB, more than this machine's " + std::to_string(memory >> 20) + " MiB");
+  }
+}
+
 Grid::Grid(Shape shape) : shape_(shape) {
   if (auto reason = invalid_shape_reason(shape)) {
     throw Error("grid " + shape.to_string() + ": " + *reason);

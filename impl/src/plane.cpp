@@ -49,19 +49,8 @@ PlaneGrid plane_grid(const std::string& source, const Box& box, const Rule& rule
     throw Error(what + " needs a " + problem.shape.to_string() + " plane" + rounded +
                 " that reaches past 64-bit coordinates");
   }
-  // A run holds about three copies of the grid at a byte a cell (the pattern read, and a
-  // simpler simulator's two generations, or its last one and the grid downloaded from it):
-  // refused here, before any is made, rather than killed by the kernel when one is filled.
-  const auto cells_of_plane = static_cast<std::uint64_t>(problem.shape.cells());
-  const std::uint64_t bytes = 3 * cells_of_plane;
-  const std::uint64_t memory = host_memory_bytes();
-  if (memory != 0 && bytes > memory) {
-    throw Error(
-        what + " needs a " + problem.shape.to_string() + " plane" + rounded + ", " +
-        std::to_string(cells_of_plane) +
-        " cells; a run holds about three copies at a byte a cell: " + std::to_string(bytes >> 20) +
-        " MiB, more than this machine's " + std::to_string(memory >> 20) + " MiB");
-  }
+  require_run_fits_in_memory(what + " needs a " + problem.shape.to_string() + " plane" + rounded,
+                             problem.shape);
   return {problem, Position{cells.left - margin, cells.top - margin}};
 }
 

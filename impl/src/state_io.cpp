@@ -92,6 +92,11 @@ void require_2d(const RuleSpec& spec, const std::string& source, const char* wha
   }
 }
 
+/// options.before_grid(problem), where there is one.
+void check_before_grid(const Problem& problem, const ReadOptions& options) {
+  if (options.before_grid) options.before_grid(problem);
+}
+
 State read_rle_state(std::istream& in, const std::string& source, const ReadOptions& options) {
   std::optional<RuleSpec> spec;
   std::optional<PlaneGrid> plane;
@@ -101,11 +106,15 @@ State read_rle_state(std::istream& in, const std::string& source, const ReadOpti
     spec = rule_to_run(pattern.rule, options, source);
     require_2d(*spec, source, "RLE pattern");
     generation = pattern.generation;
-    if (spec->shape) return Placement{*spec->shape, corner_in_grid(pattern, *spec->shape)};
+    if (spec->shape) {
+      check_before_grid(Problem{spec->rule, *spec->shape, spec->boundary}, options);
+      return Placement{*spec->shape, corner_in_grid(pattern, *spec->shape)};
+    }
     // On its unbounded plane Golly puts a pattern without "#CXRLE Pos" at (0, 0).
     const Position at = pattern.position.value_or(Position{});
     plane = plane_grid(source, Box{at.x, at.y, pattern.size.width, pattern.size.height}, spec->rule,
                        options.plane);
+    check_before_grid(plane->problem, options);
     return Placement{plane->problem.shape, Cell{at.x - plane->origin.x, at.y - plane->origin.y}};
   });
   if (plane) return State{plane->problem, std::move(grid), generation, plane->origin};
@@ -136,6 +145,7 @@ State place_plane_pattern(const PlanePattern& pattern, const std::string& source
   require_2d(spec, source, "pattern");
   const PlaneGrid placed = spec.shape ? bounded_grid(spec, pattern.box, source)
                                       : plane_grid(source, pattern.box, spec.rule, options.plane);
+  check_before_grid(placed.problem, options);
   Grid grid(placed.problem.shape);
   pattern.runs([&](std::int64_t x, std::int64_t y, std::int64_t length) {
     std::uint8_t* row = grid.data() + grid.index(x - placed.origin.x, y - placed.origin.y);
@@ -184,7 +194,8 @@ State read_universe_state(const std::filesystem::path& path, const ReadOptions& 
     }
     problem = given;
   }
-  Grid grid(problem.shape); // first: it refuses a grid larger than the host's memory
+  check_before_grid(problem, options);
+  Grid grid(problem.shape); // before the rows: it refuses a grid larger than the host's memory
   std::vector<std::uint64_t> words(
       static_cast<std::size_t>(problem.shape.height * reader.header().words_per_row()));
   reader.read_rows(0, problem.shape.height, words);

@@ -168,6 +168,45 @@ class HostileInput(lbtest.CliTestCase):
                             self.output("o.rle")),
                            "wide.rle: the %dx%d pattern" % (side, side), "three copies")
 
+    def test_a_bounded_grid_a_run_cannot_hold_is_refused_before_allocation(self):
+        # A soup, or a few bytes whose RLE header names a bounded grid, of one grid's size fits
+        # this machine's memory but a run's three copies do not: each passed the check at a
+        # byte a cell and was killed by the kernel once filled.
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        side = int((memory // 2) ** 0.5) // 64 * 64  # in whole words, for cpu-outofcore
+        estimate = ("%d cells; a run holds about three copies at a byte a cell: %d MiB, more "
+                    "than this machine's %d MiB" % (side ** 2, 3 * side ** 2 >> 20, memory >> 20))
+        soup = "%dx%d,0.5,1" % (side, side)
+        header = "x = 1, y = 1, rule = B3/S23:%s%d,%d\no!\n"
+        torus = self.box.write("torus.rle", header % ("T", side, side))
+        dead = self.box.write("dead.rle", header % ("P", side, side))
+        glider = os.path.join(lbtest.DATASETS_DIR, "glider.rle")
+        grid = "the %dx%d grid of B3/S23:" % (side, side)
+        bounded = "%d,%d" % (side, side)
+        for source, named in ((("--soup", soup), "--soup %s: %s" % (soup, grid)),
+                              (("--input", torus), "torus.rle: %sT%s" % (grid, bounded)),
+                              (("--input", dead), "dead.rle: %sP%s" % (grid, bounded)),
+                              (("--input", glider, "--rule", "B3/S23:T" + bounded),
+                               "glider.rle: %sT%s" % (grid, bounded))):
+            for output in ("o.rle", "o.lbu"):
+                proc, seconds, peak = self.run_measured(*source, "--generations", "1",
+                                                        "--output", self.output(output))
+                line = self.assertOneErrorLine(proc, named, estimate)
+                self.assertLess(seconds, CPU_SECONDS, line)
+                self.assertLess(peak, 32, line)
+                self.assertEqual(os.listdir(self.out), [], line)
+        # A streamed run holds no grid and is not refused: the same soup written a row at a
+        # time into a universe file gets as far as the file size limit.
+        streams = [("cpu-trivial", "0")]
+        if lbtest.real_experiment("cpu-outofcore"):
+            streams.append(("cpu-outofcore", "1"))
+        for impl, generations in streams:
+            line = self.assertRefused(("--soup", soup, "--generations", generations, "--output",
+                                       self.output("o.lbu")),
+                                      "File too large", self.output("o.lbu"), file_size=100,
+                                      impl=impl)
+            self.assertNotIn("three copies", line)
+
     def test_what_we_write_far_from_the_origin_we_read(self):
         # Planes far out on Golly's plane are written with their place ("#CXRLE Pos"), which
         # used to be refused on reading as "number too large".

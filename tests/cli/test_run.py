@@ -119,7 +119,7 @@ class RunReal(lbtest.CliTestCase):
             f.write(header.ljust(4095) + b"\n")
             f.truncate(4096 + 1000000 * 15625 * 8)
         self.assertOneErrorLine(self.run_trivial("--input", huge, "--generations", "1"),
-                                "1000000x1000000", "MiB of host memory")
+                                "1000000x1000000", "a run holds about three copies")
         self.assertNoOutput()
 
     def test_unknown_rule(self):
@@ -143,10 +143,10 @@ class RunReal(lbtest.CliTestCase):
         # whether asked for as a soup or by an RLE's rule.
         self.assertOneErrorLine(self.run_trivial("--soup", "1000000x1000000,0.5,1",
                                                  "--generations", "1"),
-                                "1000000x1000000", "MiB of host memory")
+                                "1000000x1000000", "a run holds about three copies")
         huge = self.box.write("huge.rle", "x = 1, y = 1, rule = B3/S23:T1000000,1000000\no!\n")
         self.assertOneErrorLine(self.run_trivial("--input", huge, "--generations", "1"),
-                                "1000000x1000000", "MiB of host memory")
+                                "1000000x1000000", "a run holds about three copies")
         # A pattern that claims as many cells is refused as larger than its grid, first.
         wide = self.box.write("wide.rle", "x = 1000000, y = 1000000, rule = B3/S23:T64,64\no!\n")
         self.assertOneErrorLine(self.run_trivial("--input", wide, "--generations", "1"),

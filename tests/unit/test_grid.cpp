@@ -37,6 +37,23 @@ TEST(Grid, RefusesMoreThanTheMachinesMemory) {
   }
 }
 
+TEST(Grid, ARunIsRefusedWhereItsThreeCopiesDoNotFit) {
+  const std::uint64_t memory = host_memory_bytes();
+  ASSERT_NE(memory, 0U);
+  // One copy of a grid of half the machine's memory fits, three do not.
+  const std::int64_t width = 1 << 20;
+  const auto height = static_cast<std::int64_t>(memory / 2 / width);
+  const Shape half{width, height, 1};
+  const auto cells = static_cast<std::uint64_t>(half.cells());
+  EXPECT_EQ(testing::thrown_message([&] { require_run_fits_in_memory("the grid", half); }),
+            "the grid, " + std::to_string(cells) +
+                " cells; a run holds about three copies at a byte a cell: " +
+                std::to_string(3 * cells >> 20) + " MiB, more than this machine's " +
+                std::to_string(memory >> 20) + " MiB");
+  // A third of it: its three copies take half the memory.
+  require_run_fits_in_memory("a third", Shape{width, height / 3, 1});
+}
+
 TEST(Grid, FirstDifference) {
   const Grid a = grid_from_rows({"....", ".o..", "...."});
   Grid b = a;

@@ -161,6 +161,30 @@ TEST_F(StateIo, AGivenRuleThatDiffersWarns) {
                               ": the rule given, B2/S, replaces the file's B3/S23"}));
 }
 
+TEST_F(StateIo, EveryGridIsAskedForBeforeItIsMade) {
+  // A few bytes may name a grid too large to run: the caller refuses it before it is made.
+  write(file("bounded.rle"), "x = 1, y = 1, rule = B3/S23:T8,8\no!\n");
+  write(file("plane.rle"), "x = 1, y = 1\no!\n");
+  write(file("cell.lif"), "#Life 1.06\n0 0\n");
+  write_state(file("small.lbu"),
+              State{Problem{parse_rule_spec("B3/S23").rule, Shape{64, 4, 1}, Boundary::torus},
+                    Grid(Shape{64, 4, 1})});
+  std::vector<std::string> asked;
+  const ReadOptions noted{.rule = std::nullopt, .before_grid = [&](const Problem& problem) {
+                            asked.push_back(problem.to_string());
+                          }};
+  for (const char* name : {"bounded.rle", "plane.rle", "cell.lif", "small.lbu"})
+    read_state(file(name), noted);
+  EXPECT_EQ(asked, (std::vector<std::string>{"B3/S23:T8,8", "B3/S23:P1,1", "B3/S23:P1,1",
+                                             "B3/S23:T64,4"}));
+  const ReadOptions refused{.rule = "B3/S23:P64,4", .before_grid = [](const Problem& problem) {
+                              throw Error("refused " + problem.to_string());
+                            }};
+  for (const char* name : {"bounded.rle", "plane.rle", "cell.lif", "small.lbu"}) {
+    EXPECT_EQ(error_of([&] { read_state(file(name), refused); }), "refused B3/S23:P64,4");
+  }
+}
+
 TEST_F(StateIo, GzipErrors) {
   // A file named .gz that is not gzip is read as it stands, as Golly reads it.
   write(file("plain.rle.gz"), "x = 1, y = 1\no!\n");

@@ -41,6 +41,14 @@ private:
 /// than it is made.
 std::uint64_t host_memory_bytes();
 
+/// Throws Error where a run on a grid of `shape` (a valid one) would not fit in this machine's
+/// memory: it holds about three copies of the grid at a byte a cell (the grid read or made, and a
+/// simpler simulator's two generations, or its last one and the grid downloaded from it). The
+/// message is `what` followed by ", N cells; a run holds about three copies at a byte a cell: X
+/// MiB, more than this machine's Y MiB". For a caller to refuse before any copy is made, rather
+/// than be killed by the kernel when one is filled.
+void require_run_fits_in_memory(const std::string& what, const Shape& shape);
+
 /// The first cell (in memory order) where two grids of one shape differ.
 struct Mismatch {
   std::int64_t x = 0, y = 0, z = 0;

@@ -41,6 +41,10 @@ struct ReadOptions {
   PlaneFit plane{};
   /// Told, in one line, where `rule` differs from the rule the file names.
   std::function<void(const std::string&)> warn{};
+  /// Called with the problem of a 2D grid before its cells are made (a plane's after
+  /// plane_grid's own checks): throws to refuse it, e.g. where a run on it would not fit in
+  /// memory, before a few bytes that claim a huge grid make one.
+  std::function<void(const Problem&)> before_grid{};
 };
 
 /// Loads a state. Throws Error if the pattern does not fit into its bounded grid, or its
