@@ -15,8 +15,7 @@ inline constexpr std::int64_t kMaxGridYZ = 65535;
 /// block along grid y or z for every `per_block` of them (`unit`: "8-row blocks"), need more
 /// than kMaxGridYZ blocks; or nothing.
 inline std::optional<std::string> beyond_grid_yz(const std::string& what, std::int64_t extent,
-                                                 std::int64_t per_block,
-                                                 const std::string& unit) {
+                                                 std::int64_t per_block, const std::string& unit) {
   if ((extent + per_block - 1) / per_block <= kMaxGridYZ) return std::nullopt;
   return what + " must be at most " + std::to_string(kMaxGridYZ * per_block) + " (" + unit +
          ", at most " + std::to_string(kMaxGridYZ) + " blocks along CUDA's grid y and z); it is " +
