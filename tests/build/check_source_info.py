@@ -128,6 +128,22 @@ class SourceInfo(unittest.TestCase):
         shutil.copytree(self.tree, self.tmp / "copy2", ignore=shutil.ignore_patterns(".git"))
         self.assertEqual(self.info(self.tmp / "copy2")["git_dirty"], True)
 
+    def test_a_copy_with_stale_git_metadata_takes_the_stamps_commit(self):
+        # A copy of a newer tree beside the .git of an older commit (as a GPU machine's
+        # copy of a checkout may be): the stamp of the newer tree names it.
+        old = self.commit_all()
+        write(self.tree, "impl/a.cpp", "int a = 3;\n")
+        new = self.commit_all()
+        self.stamp(self.tree)
+        git(self.tree, "update-ref", "HEAD", old)  # the metadata falls behind the files
+        info = self.info(self.tree)
+        self.assertEqual((info["git_commit"], info["git_dirty"], info["commit_source"]),
+                         (new, False, "stamp"))
+        write(self.tree, "impl/a.cpp", "int a = 4;\n")  # neither names this tree
+        info = self.info(self.tree)
+        self.assertEqual((info["git_commit"], info["git_dirty"], info["commit_source"]),
+                         (old, True, "git"))
+
     def test_a_copy_inside_another_checkout_is_not_that_checkout(self):
         self.commit_all()
         nested = self.tree / "results" / "copy"
