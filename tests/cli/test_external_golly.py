@@ -13,6 +13,7 @@ experiment = "%s"
 shape = "128x128"
 generations = 16
 repetitions = 2
+max_repetitions = 2  # more would thin the soup until bgolly's box of live cells has no place
 """
 
 
