@@ -186,6 +186,24 @@ class Sandbox:
                 driver.kill()
         return subprocess.CompletedProcess(driver.args, driver.returncode, out, err)
 
+    def start_bench(self, case, sweep, env=None):
+        """Starts `bench --sweep sweep --out out` on a fake experiment that writes its pid to
+        bin/experiments/fake.pid (the fake's `slow` mode); returns the driver, once the
+        experiment runs, and the experiment's pid. Both are killed when the test ends."""
+        driver = subprocess.Popen([self.lifebench, "bench", "--sweep", sweep, "--out", "out"],
+                                  cwd=self.work, env=self.environment(env),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        case.addCleanup(lambda: driver.poll() is None and driver.kill())
+        marker = os.path.join(self.experiments, "fake.pid")
+        deadline = time.monotonic() + 60
+        while not os.path.exists(marker):
+            case.assertLess(time.monotonic(), deadline, "the experiment never started")
+            time.sleep(0.05)
+        with open(marker) as f:
+            experiment = int(f.read())
+        case.addCleanup(lambda: process_alive(experiment) and os.kill(experiment, signal.SIGKILL))
+        return driver, experiment
+
     def bench_calls(self, name, folder=None):
         """The bench calls the fake experiment `name` received, oldest first."""
         log = os.path.join(folder or self.experiments, name + ".log")

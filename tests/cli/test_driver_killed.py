@@ -1,9 +1,6 @@
 """A driver killed outright (SIGKILL, which it cannot catch) takes its running experiment
 along, and the next run removes the scratch folder it left."""
 import os
-import signal
-import subprocess
-import time
 
 import lbtest
 
@@ -20,21 +17,7 @@ class DriverKilled(lbtest.CliTestCase):
 
     def start_slow_bench(self):
         """A driver running the slow experiment into out; returns it and the experiment's pid."""
-        sweep = self.box.write("sweep.toml", SLOW)
-        driver = subprocess.Popen([self.box.lifebench, "bench", "--sweep", sweep, "--out", "out"],
-                                  cwd=self.box.work, env=self.box.environment(self.env),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: driver.poll() is None and driver.kill())
-        marker = os.path.join(self.box.experiments, "fake.pid")
-        deadline = time.monotonic() + 60
-        while not os.path.exists(marker):
-            self.assertLess(time.monotonic(), deadline, "the experiment never started")
-            time.sleep(0.05)
-        with open(marker) as f:
-            experiment = int(f.read())
-        self.addCleanup(lambda: lbtest.process_alive(experiment) and os.kill(experiment,
-                                                                            signal.SIGKILL))
-        return driver, experiment
+        return self.box.start_bench(self, self.box.write("sweep.toml", SLOW), self.env)
 
     def test_the_experiment_dies_with_the_driver(self):
         driver, experiment = self.start_slow_bench()

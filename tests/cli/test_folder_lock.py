@@ -1,10 +1,7 @@
 """A results folder in use is locked: a second bench into it is refused, naming the process
 that holds it; each manifest notes what else loaded the machine (the load average, other
 lifebench processes)."""
-import os
 import signal
-import subprocess
-import time
 
 import lbtest
 
@@ -19,18 +16,7 @@ class FolderLock(lbtest.CliTestCase):
     def start_slow_bench(self):
         """A driver measuring the slow experiment into out, and the experiment's pid, once it
         runs."""
-        sweep = self.box.write("slow.toml", SWEEP % "slow")
-        driver = subprocess.Popen([self.box.lifebench, "bench", "--sweep", sweep, "--out", "out"],
-                                  cwd=self.box.work, env=self.box.environment(),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: driver.poll() is None and driver.kill())
-        marker = os.path.join(self.box.experiments, "fake.pid")
-        deadline = time.monotonic() + 60
-        while not os.path.exists(marker):
-            self.assertLess(time.monotonic(), deadline, "the experiment never started")
-            time.sleep(0.05)
-        with open(marker) as f:
-            return driver, int(f.read())
+        return self.box.start_bench(self, self.box.write("slow.toml", SWEEP % "slow"))
 
     def stop(self, driver):
         driver.send_signal(signal.SIGINT)
