@@ -44,18 +44,34 @@ nlohmann::json read_manifest(const std::string& dir) {
   return read_json_object(path / kManifestFile);
 }
 
+/// What compare keeps of a result: not its Google Benchmark entries (a record each
+/// repetition, most of a results file) nor its standard error's tail, so that its memory
+/// follows the configurations compared rather than the files' size.
+bool kept_for_comparison(int /*depth*/, nlohmann::json::parse_event_t event,
+                         nlohmann::json& parsed) {
+  return event != nlohmann::json::parse_event_t::key ||
+         (parsed != "benchmark" && parsed != "stderr_tail");
+}
+
+/// Keeps benchmarks.json's top level only: the file is read to know it is whole.
+bool top_level_only(int depth, nlohmann::json::parse_event_t event, nlohmann::json& /*parsed*/) {
+  using Event = nlohmann::json::parse_event_t;
+  return depth < 2 ||
+         (event != Event::object_start && event != Event::array_start && event != Event::value);
+}
+
 /// Reads a run whose manifest is read and of our schema; its benchmarks.json, when it has
 /// one, must be whole: a damaged file means a damaged folder.
 RecordedRun read_run(const std::string& dir, nlohmann::json manifest) {
   RecordedRun run{dir, std::move(manifest), {}};
-  for (auto& [experiment, by_id] : read_recorded_results(dir)) {
+  for (auto& [experiment, by_id] : read_recorded_results(dir, false, kept_for_comparison)) {
     for (auto& [id, result] : by_id)
       run.results[id] = std::move(result);
   }
   const fs::path benchmarks = fs::path(dir) / kBenchmarksFile;
   std::error_code error;
   if (fs::exists(benchmarks, error)) {
-    const nlohmann::json document = read_json_object(benchmarks);
+    const nlohmann::json document = read_json_object(benchmarks, top_level_only);
     if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
       throw Error(benchmarks.string() + " is not Google Benchmark JSON: it has no benchmarks list");
     }

@@ -113,10 +113,10 @@ bool verified(const nlohmann::json& result) {
          string_at(*verification, "status") == "passed";
 }
 
-nlohmann::json read_json_object(const fs::path& file) {
+nlohmann::json read_json_object(const fs::path& file, const KeptParts& keep) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot read " + file.string());
-  auto json = nlohmann::json::parse(in, nullptr, false);
+  auto json = nlohmann::json::parse(in, keep, false);
   if (json.is_discarded() || !json.is_object()) {
     throw Error(file.string() + " is not a JSON object");
   }
@@ -144,7 +144,7 @@ std::string binary_hash(const std::vector<fs::path>& files) {
 }
 
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const fs::path& dir, bool validate) {
+read_recorded_results(const fs::path& dir, bool validate, const KeptParts& keep) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const fs::path& file = entry.path();
@@ -164,7 +164,7 @@ read_recorded_results(const fs::path& dir, bool validate) {
                                          what + ": keep one of them");
   };
   for (const auto& file : files) {
-    nlohmann::json results = read_json_object(file);
+    nlohmann::json results = read_json_object(file, keep);
     if (!results["experiment"].is_string() || !results["configurations"].is_array()) {
       throw Error(file.string() + " is not an experiment's results file");
     }

@@ -27,8 +27,13 @@ std::string string_at(const nlohmann::json& object, const char* key);
 /// Whether a result measured a verified configuration: status ok, verification passed.
 bool verified(const nlohmann::json& result);
 
-/// A file's JSON object; throws Error naming the file if it is unreadable or not an object.
-nlohmann::json read_json_object(const std::filesystem::path& file);
+/// Which parts of a file a reader keeps, as nlohmann's parser callback decides (a part it
+/// drops takes no memory); empty: everything.
+using KeptParts = nlohmann::json::parser_callback_t;
+
+/// A file's JSON object, of the parts `keep` keeps; throws Error naming the file if it is
+/// unreadable or not an object.
+nlohmann::json read_json_object(const std::filesystem::path& file, const KeptParts& keep = {});
 
 /// Throws Error naming `file` if `contents` gives a results schema other than ours.
 void check_schema(const std::filesystem::path& file, const nlohmann::json& contents);
@@ -37,9 +42,11 @@ void check_schema(const std::filesystem::path& file, const nlohmann::json& conte
 /// benchmarks.json and temporaries): experiment → config_id → result. Throws Error naming
 /// a file that is not an experiment's results file or is of another schema, and two files
 /// holding one experiment or one configuration (or one holding it twice); with `validate`,
-/// a file that is not valid against results.schema.json, naming the place in it.
+/// a file that is not valid against results.schema.json, naming the place in it. `keep` as
+/// read_json_object's.
 std::map<std::string, std::map<std::string, nlohmann::json>>
-read_recorded_results(const std::filesystem::path& dir, bool validate = false);
+read_recorded_results(const std::filesystem::path& dir, bool validate = false,
+                      const KeptParts& keep = {});
 
 /// 64-bit FNV-1a of the files' bytes, one after the other, as "0x" and 16 hex digits;
 /// throws Error if one is unreadable.

@@ -7,6 +7,7 @@ import os
 import random
 import re
 import shutil
+import subprocess
 
 import lbtest
 
@@ -238,6 +239,36 @@ class ReferenceFoldersTest(lbtest.CliTestCase):
                     self.assertRegex(line, r"(slower|no noise measured) \(")
                 self.assertIn("lifebench: regression: %d configuration" % len(compared),
                               proc.stderr)
+
+
+class LargeFilesTest(lbtest.CliTestCase):
+    """compare's memory follows the configurations it compares, not the files' size: a
+    result's Google Benchmark entries and benchmarks.json's list are read, not kept."""
+
+    def test_a_large_results_file_is_read_in_little_memory(self):
+        folder = self.box.path("large")
+        shutil.copytree(os.path.join(REFERENCE, sorted(
+            name for name in os.listdir(REFERENCE)
+            if os.path.exists(os.path.join(REFERENCE, name, "manifest.json")))[0]), folder)
+        experiment = sorted(name for name in os.listdir(folder)
+                            if name not in ("manifest.json", "benchmarks.json"))[0]
+        with open(os.path.join(folder, experiment)) as f:
+            results = json.load(f)
+        entry = {"name": "x" * 100, "run_type": "iteration", "real_time": 1.0}
+        results["configurations"][0]["benchmark"] = [entry] * 200000  # about 30 MB
+        with open(os.path.join(folder, experiment), "w") as f:
+            json.dump(results, f)
+        with open(os.path.join(folder, "benchmarks.json")) as f:
+            benchmarks = json.load(f)
+        benchmarks["benchmarks"] = [entry] * 200000
+        with open(os.path.join(folder, "benchmarks.json"), "w") as f:
+            json.dump(benchmarks, f)
+        child = subprocess.Popen([self.box.lifebench, "compare", folder, folder],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0, child.stderr.read())
+        child.stderr.close()
+        self.assertLess(usage.ru_maxrss / 1024, 64, "peak MiB")
 
 
 class BadFoldersTest(lbtest.CliTestCase):
