@@ -75,30 +75,18 @@ std::string lock_holder(const fs::path& dir) {
 
 FolderLock::FolderLock(const fs::path& dir)
     : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-  if (fd_ < 0) {
+  if (fd_.get() < 0) {
     throw Error("cannot open results folder " + dir.string() + ": " + std::strerror(errno));
   }
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  if (::flock(fd_.get(), LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    ::close(std::exchange(fd_, -1));
+    fd_.reset();
     if (error != EWOULDBLOCK) {
       throw Error("cannot lock results folder " + dir.string() + ": " + std::strerror(error));
     }
     throw Error("results folder " + dir.string() + " is in use by " + lock_holder(dir) +
                 ": wait for it to end, or use another --out");
   }
-}
-
-FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-
-FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = std::exchange(other.fd_, -1);
-  return *this;
-}
-
-FolderLock::~FolderLock() {
-  if (fd_ >= 0) ::close(fd_);
 }
 
 std::string string_at(const nlohmann::json& object, const char* key) {

@@ -3,6 +3,8 @@
 // an interrupted sweep keeps all finished work and --resume can pick it up.
 #pragma once
 
+#include "fd.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -60,15 +62,10 @@ public:
   FolderLock() = default;
   /// Throws Error naming the process that holds `dir` (its pid and command line).
   explicit FolderLock(const std::filesystem::path& dir);
-  FolderLock(FolderLock&& other) noexcept;
-  FolderLock& operator=(FolderLock&& other) noexcept;
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
-  ~FolderLock();
-  [[nodiscard]] bool held() const { return fd_ >= 0; }
+  [[nodiscard]] bool held() const { return fd_.get() >= 0; }
 
 private:
-  int fd_ = -1;
+  Fd fd_;
 };
 
 class ResultsFolder {
