@@ -1,6 +1,7 @@
 #include "lifebench/environment.hpp"
 
 #include "lifebench/build_info.hpp"
+#include "lifebench/grid.hpp"
 
 #include <algorithm>
 #include <array>
@@ -195,18 +196,12 @@ nlohmann::json machine_environment(const std::optional<std::string>& given) {
     gpus_json.push_back(
         {{"name", gpu.name}, {"memory_bytes", gpu.memory_bytes}, {"driver", gpu.driver}});
   }
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  const std::uint64_t memory_bytes =
-      pages > 0 && page_size > 0
-          ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size)
-          : 0;
   return {{"name", given.value_or(derive_machine_name(cpu, gpus))},
           {"name_source", given ? "given" : "derived"},
           {"cpu", cpu.model},
           {"physical_cores", cpu.physical_cores},
           {"logical_cores", cpu.logical_cores},
-          {"memory_bytes", memory_bytes},
+          {"memory_bytes", host_memory_bytes()},
           {"gpus", gpus_json},
           {"os", operating_system()},
           {"compilers", {{"cxx", build_info::cxx_compiler}, {"cuda", build_info::cuda_compiler}}}};
