@@ -5,6 +5,7 @@
 #include "lifebench/reference.hpp"
 
 #include "lifebench/error.hpp"
+#include "shares.hpp"
 
 #include <array>
 #include <cstddef>
@@ -70,29 +71,40 @@ void wrap_halo(const Layout& l, std::vector<std::uint8_t>& cells) {
   }
 }
 
-/// One generation of the interior of `from` into `to`; N neighbours at `offsets`.
-/// A row's counts are summed first, then looked up: with no table lookup in
-/// it, the summing loop is vectorised by the compiler.
+/// One generation of interior rows [first, last) of `from` into `to` (rows of every
+/// plane in order); N neighbours at `offsets`. A row's counts are summed first, then
+/// looked up: with no table lookup in it, the summing loop is vectorised by the compiler.
 template <std::size_t N>
-void step(const Layout& l, const std::array<std::ptrdiff_t, N>& offsets,
-          const std::array<std::array<std::uint8_t, 32>, 2>& next, const std::uint8_t* from,
-          std::uint8_t* to, std::vector<std::uint8_t>& counts) {
+void step_rows(const Layout& l, const std::array<std::ptrdiff_t, N>& offsets,
+               const std::array<std::array<std::uint8_t, 32>, 2>& next, const std::uint8_t* from,
+               std::uint8_t* to, std::int64_t first, std::int64_t last) {
+  // Local copies: a byte store could alias anything reached through a pointer (the
+  // offsets, the table, a vector's own pointer), which would keep the compiler from
+  // vectorising the sums.
+  const std::array<std::ptrdiff_t, N> offset_of = offsets;
+  std::vector<std::uint8_t> counts(static_cast<std::size_t>(l.width));
   std::uint8_t* count = counts.data();
-  for (std::int64_t z = 0; z < l.depth; ++z) {
-    for (std::int64_t y = 0; y < l.height; ++y) {
-      const std::uint8_t* in = from + l.at(0, y, z);
-      for (std::int64_t x = 0; x < l.width; ++x) {
-        unsigned sum = 0;
-        for (const std::ptrdiff_t offset : offsets)
-          sum += in[x + offset];
-        count[x] = static_cast<std::uint8_t>(sum); // at most 26
-      }
-      std::uint8_t* out = to + l.at(0, y, z);
-      for (std::int64_t x = 0; x < l.width; ++x)
-        out[x] = next[in[x]][count[x]];
+  const std::int64_t width = l.width;
+  for (std::int64_t r = first; r < last; ++r) {
+    const std::int64_t y = r % l.height;
+    const std::int64_t z = r / l.height;
+    const std::uint8_t* in = from + l.at(0, y, z);
+    for (std::int64_t x = 0; x < width; ++x) {
+      unsigned sum = 0;
+      for (const std::ptrdiff_t offset : offset_of)
+        sum += in[x + offset];
+      count[x] = static_cast<std::uint8_t>(sum); // at most 26
     }
+    std::uint8_t* out = to + l.at(0, y, z);
+    for (std::int64_t x = 0; x < width; ++x)
+      out[x] = next[in[x]][count[x]];
   }
 }
+
+/// A generation is split over threads in shares of at least this many cells: the long
+/// checks (thousands of generations of a few million cells) then take seconds, not a
+/// minute, while a small grid stays in the calling thread.
+constexpr std::int64_t kCellsPerShare = std::int64_t{1} << 18;
 
 template <std::size_t N>
 void run(const Problem& problem, const Layout& l, std::vector<std::uint8_t>& cells,
@@ -111,10 +123,12 @@ void run(const Problem& problem, const Layout& l, std::vector<std::uint8_t>& cel
   }
   const bool torus = problem.boundary == Boundary::torus;
   std::vector<std::uint8_t> other(cells.size(), 0);
-  std::vector<std::uint8_t> counts(static_cast<std::size_t>(l.width));
   for (std::uint64_t g = 0; g < generations; ++g) {
     if (torus) wrap_halo(l, cells);
-    step(l, offsets, next, cells.data(), other.data(), counts);
+    detail::in_shares(l.height * l.depth, l.width, kCellsPerShare,
+                      [&](std::int64_t first, std::int64_t last) {
+                        step_rows(l, offsets, next, cells.data(), other.data(), first, last);
+                      });
     std::swap(cells, other);
   }
 }

@@ -7,17 +7,12 @@
 #include "lifebench/error.hpp"
 #include "lifebench/packed.hpp"
 #include "mix.hpp"
+#include "shares.hpp"
 #include "text.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <functional>
-#include <new>
-#include <sched.h>
-#include <system_error>
-#include <thread>
-#include <vector>
 
 namespace lifebench {
 
@@ -56,42 +51,12 @@ std::uint64_t threshold_of(const SoupSpec& spec) {
   return spec.density == 1.0 ? 0 : static_cast<std::uint64_t>(std::ldexp(spec.density, 64));
 }
 
+/// Soups are made in shares of at least this many cells, one per thread.
+constexpr std::int64_t kSoupCellsPerShare = std::int64_t{1} << 22;
+
 /// Cell i's Weyl state before its own step: the seed plus i steps (modulo 2^64).
 std::uint64_t state_before(const SoupSpec& spec, std::int64_t cell) {
   return spec.seed + static_cast<std::uint64_t>(cell) * detail::golden_gamma;
-}
-
-/// The hardware threads this process may run on.
-std::int64_t usable_threads() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(CPU_COUNT(&set), 1);
-  return std::max<std::int64_t>(std::thread::hardware_concurrency(), 1);
-}
-
-/// Calls work(first, last) over [0, count) in contiguous shares, one per usable hardware
-/// thread where there are `cells_each` cells or more to a share, else in the calling
-/// thread: a soup of 2^32 cells takes seconds on one core. Shares whose thread cannot
-/// be started (a process short of memory) run in the calling thread.
-void in_shares(std::int64_t count, std::int64_t cells_each,
-               const std::function<void(std::int64_t, std::int64_t)>& work) {
-  constexpr std::int64_t kCellsPerShare = std::int64_t{1} << 22;
-  const std::int64_t shares =
-      std::clamp<std::int64_t>(count * cells_each / kCellsPerShare, 1, usable_threads());
-  const auto share = [&](std::int64_t k) { work(count * k / shares, count * (k + 1) / shares); };
-  std::vector<std::jthread> others;
-  others.reserve(static_cast<std::size_t>(shares));
-  std::int64_t started = 1;
-  try {
-    for (; started < shares; ++started)
-      others.emplace_back(share, started);
-  } catch (const std::system_error&) {
-    // No more threads: this one takes the shares left.
-  } catch (const std::bad_alloc&) {
-    // No memory for another thread's state: likewise.
-  }
-  for (std::int64_t k = started; k < shares; ++k)
-    share(k);
-  share(0);
 }
 
 } // namespace
@@ -105,7 +70,8 @@ Grid make_soup(const SoupSpec& spec) {
     std::fill(cells, cells + size, std::uint8_t{1});
     return grid;
   }
-  in_shares(size, 1, [&](std::int64_t first, std::int64_t last) {
+  // A soup of 2^32 cells takes seconds on one core.
+  detail::in_shares(size, 1, kSoupCellsPerShare, [&](std::int64_t first, std::int64_t last) {
     std::uint64_t state = state_before(spec, first);
     for (std::int64_t i = first; i < last; ++i) {
       state += detail::golden_gamma;
@@ -126,7 +92,7 @@ void soup_rows(const SoupSpec& spec, std::int64_t first, std::int64_t count,
                 " into " + std::to_string(words.size()) + " words are not rows of a " +
                 spec.shape.to_string() + " soup");
   }
-  in_shares(count, width, [&](std::int64_t begin, std::int64_t end) {
+  detail::in_shares(count, width, kSoupCellsPerShare, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
       std::uint64_t* out = words.data() + r * row_words;
       std::uint64_t state = state_before(spec, (first + r) * width);

@@ -266,7 +266,9 @@ int count_modular(const Problem& p, const Grid& g, std::int64_t x, std::int64_t 
 }
 
 TEST(Reference, AgreesWithModularRecount) {
-  const std::array<std::pair<const char*, Shape>, 10> cases = {{
+  // The last two are large enough for a generation to be split over threads (shares of
+  // 2^18 cells), where the machine has two or more: rows of one plane and across planes.
+  const std::array<std::pair<const char*, Shape>, 12> cases = {{
       {"B3/S23", Shape{1, 1, 1}},
       {"B3/S23", Shape{2, 3, 1}},
       {"B3/S23", Shape{17, 9, 1}},
@@ -277,6 +279,8 @@ TEST(Reference, AgreesWithModularRecount) {
       {"B6/S567/3D", Shape{5, 6, 7}},
       {"B5,6,7/S4,5,6,13/3D", Shape{9, 8, 7}},
       {"B0/S8", Shape{7, 6, 1}},
+      {"B3/S23", Shape{700, 769, 1}},
+      {"B6/S567/3D", Shape{64, 63, 130}},
   }};
   for (const auto& [rule, shape] : cases) {
     for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {

@@ -1,6 +1,6 @@
 // Reference simulators: the plainest correct code for each family, against
 // which every experiment is verified. Clarity first; they only need to be fast
-// enough to check a few million cells for a few dozen generations.
+// enough to check a few million cells for a few thousand generations (on every core).
 #pragma once
 
 #include "lifebench/grid.hpp"
