@@ -65,6 +65,7 @@ std::vector<Axis> axes() {
                 .allowed = {},
                 .description = "generations between halo exchanges, and each band's halo rows "
                                "above and below, 1 ... 4096"}});
+  axes.push_back(mpi::transport_axis());
   axes.push_back(outofcore::folder_axis());
   return axes;
 }

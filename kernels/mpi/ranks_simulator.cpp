@@ -158,7 +158,9 @@ struct RemovedAfterwards {
 
 RanksSimulator::RanksSimulator(const Problem& problem, const Params& params, RankLaunch launch)
     : problem_(problem), params_(params), launch_(std::move(launch)),
-      file_(problem, params, "ranks") {}
+      file_(problem, params, "ranks") {
+  launch_.environment.merge(transport_environment(params));
+}
 
 double RanksSimulator::run_ranks(std::uint64_t generations) {
   if (generations == 0) return 0;
@@ -206,6 +208,29 @@ std::map<std::string, std::string> RanksSimulator::device() const {
   halo << bands.halo_bytes_per_generation(row_bytes);
   info["halo_bytes_per_generation"] = halo.str();
   return info;
+}
+
+Axis transport_axis() {
+  return {.name = "transport",
+          .default_value = "host",
+          .allowed = {"host", "sockets"},
+          .description = "how the ranks talk: host (shared memory, NVLink: what Open MPI and "
+                         "NCCL pick on one host) or sockets (TCP through the loopback interface "
+                         "for MPI and NCCL alike, to rehearse ranks on separate hosts)"};
+}
+
+std::map<std::string, std::string> transport_environment(const Params& params) {
+  if (!params.has("transport") || params.get("transport") == "host") return {};
+  // Open MPI: the ob1 messaging layer over TCP only (no shared memory, no UCX); NCCL: no
+  // peer-to-peer or shared-memory paths, its socket transport rather than InfiniBand.
+  return {{"OMPI_MCA_pml", "ob1"},
+          {"OMPI_MCA_btl", "tcp,self"},
+          {"OMPI_MCA_btl_tcp_if_include", "lo"},
+          {"NCCL_P2P_DISABLE", "1"},
+          {"NCCL_SHM_DISABLE", "1"},
+          {"NCCL_IB_DISABLE", "1"},
+          {"NCCL_NET", "Socket"},
+          {"NCCL_SOCKET_IFNAME", "lo"}};
 }
 
 fs::path mpiexec() {

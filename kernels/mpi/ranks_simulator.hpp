@@ -62,6 +62,16 @@ private:
   std::map<std::string, double> phases_;
 };
 
+/// The `transport` axis: how the ranks of one host talk. "host" leaves the choice to Open
+/// MPI and NCCL (shared memory, NVLink); "sockets" sends every message over TCP through the
+/// loopback interface, as ranks on hosts without a shared fabric would, so that several
+/// hosts are rehearsed on one (Open MPI's tcp transport; NCCL's socket transport).
+Axis transport_axis();
+
+/// The environment that puts ranks on the `transport` of `params` (empty for "host" or where
+/// the experiment has no such axis); launches add it to their own.
+std::map<std::string, std::string> transport_environment(const Params& params);
+
 /// mpirun: LIFEBENCH_MPIEXEC where set, else the one found when lifebench was configured.
 std::filesystem::path mpiexec();
 
