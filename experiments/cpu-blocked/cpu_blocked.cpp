@@ -11,6 +11,7 @@
 // vector and generation on AVX3_DL) are kernels/cpu/blocked_tiles.cpp, which cpu-mpi's
 // ranks run too.
 #include "cpu/blocked_tiles.hpp"
+#include "cpu/logic_ceiling.hpp"
 #include "cpu/packed_grids.hpp"
 #include "cpu/thread_pool.hpp"
 #include "lifebench/experiment.hpp"

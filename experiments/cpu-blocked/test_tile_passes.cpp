@@ -4,6 +4,7 @@
 // on a torus and a dead boundary, over the whole grid and over a band of its rows.
 #define HWY_WANT_AVX3_DL // the targets blocked_tiles.cpp is compiled for
 #include "cpu/blocked_tiles.hpp"
+#include "cpu/logic_ceiling.hpp"
 #include "cpu/packed_grids.hpp"
 #include "lifebench/reference.hpp"
 #include "lifebench/soup.hpp"

@@ -23,6 +23,9 @@ namespace lifebench::cpu_blocked {
 /// Generations a pass may take: the one-word side halo goes wrong one cell per generation.
 inline constexpr std::int64_t kMaxSteps = 63;
 
+/// 64-bit words in the widest vector the kernel uses (512 bits).
+inline constexpr std::int64_t kWidestVectorWords = 8;
+
 /// Tile sizes of the passes, and their most generations.
 struct Tiling {
   std::int64_t steps;
@@ -43,12 +46,6 @@ struct PassGrid {
 
 /// The SIMD target the passes run on this CPU ("AVX3_DL", "AVX2", ...).
 const char* target_name();
-
-/// Vector logic instructions per cell update of passes of `tiling` over a torus of `height`
-/// rows of `words` words, the recomputed halo rows and words included (a dead boundary
-/// skips some of them); nothing on a target whose kernel's instructions were not counted.
-std::optional<double> logic_per_cell_update(const Tiling& tiling, std::int64_t words,
-                                            std::int64_t height);
 
 /// Passes over rows of a grid by a pool of `threads` workers that take tiles from a shared
 /// queue, one at a time in row-major order (the workers' cores need not run at one speed),
