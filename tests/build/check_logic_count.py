@@ -2,7 +2,7 @@
 """Checks the vector logic counts of cpu-blocked's kernel against its compiled code.
 
 The report's fraction of bound for cpu-blocked divides by the instructions per cell update
-that KernelLogicCount() (kernels/cpu/blocked_tiles.cpp) states for each SIMD target: per
+that KernelLogicCount() (kernels/cpu/logic_ceiling.cpp) states for each SIMD target: per
 vector and row of a column walk, and per start of a walk. They were counted in the compiled
 loop; this test counts them again, so that a change of the kernel or the compiler that
 changes them fails here rather than skewing the report. Columns() walks two columns side
