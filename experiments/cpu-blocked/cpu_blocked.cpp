@@ -99,16 +99,16 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         [] {
           std::vector<lifebench::Axis> axes{
               lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
-              {"steps", "8", {}, "generations per pass over memory (halo rows), 1..63"}};
+              {"steps",
+               "8",
+               {},
+               "generations per pass over memory (halo rows), 1..63",
+               lifebench::AxisRole::steps_per_launch}};
           for (auto& axis : lifebench::cpu_blocked::tile_axes())
             axes.push_back(std::move(axis));
           return axes;
         }(),
     .unsupported = lifebench::cpu_blocked::unsupported,
-    .verify_generations =
-        [](const lifebench::Params& params) {
-          return static_cast<std::uint64_t>(2 * params.get_int("steps") + 1);
-        },
     .make =
         [](const lifebench::Problem& problem, const lifebench::Params& params) {
           return std::make_unique<lifebench::cpu_blocked::BlockedSimulator>(

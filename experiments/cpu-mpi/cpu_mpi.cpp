@@ -48,7 +48,8 @@ std::vector<Axis> axes() {
        .default_value = "16",
        .allowed = {},
        .description = "generations between halo exchanges, and the halo rows above and below "
-                      "each band, 1 ... 63 (a tile pass of that many generations)"},
+                      "each band, 1 ... 63 (a tile pass of that many generations)",
+       .role = AxisRole::halo_steps},
       pool::threads_axis("threads of each rank; tiles taken from a shared queue")};
   for (auto& axis : cpu_blocked::tile_axes())
     axes.push_back(std::move(axis));
@@ -71,11 +72,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .axes = lifebench::cpu_mpi::axes(),
     .unavailable = [] { return lifebench::mpi::ranks_unavailable("cpu-mpi"); },
     .unsupported = lifebench::cpu_mpi::unsupported,
-    .verify_generations =
-        [](const lifebench::Params& params) {
-          // Two whole exchanges and a partial third.
-          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
-        },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::mpi::RanksSimulator>(

@@ -94,7 +94,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "16",
               .allowed = {},
               .description = "T: generations per pass over the file, and the halo rows read "
-                             "above and below each band, 1 ... 4096"},
+                             "above and below each band, 1 ... 4096",
+              .role = lifebench::AxisRole::halo_steps},
              {.name = "memory",
               .default_value = "64M",
               .allowed = {},

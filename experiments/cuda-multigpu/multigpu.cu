@@ -220,21 +220,18 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                         .default_value = "all",
                         .allowed = {},
                         .description = "GPUs (bands) to split the universe across: a count, or all "
-                                       "of the machine's"},
+                                       "of the machine's",
+                        .role = lifebench::AxisRole::gpu_count},
                        {.name = "halo_steps",
                         .default_value = "64",
                         .allowed = {},
                         .description = "generations between halo exchanges, and each band's halo "
-                                       "rows above and below, 1 ... 4096"}});
+                                       "rows above and below, 1 ... 4096",
+                        .role = lifebench::AxisRole::halo_steps}});
           return axes;
         }(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
-    .verify_generations =
-        [](const lifebench::Params& params) {
-          // Two whole exchanges and a partial third.
-          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
-        },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       return std::make_unique<lifebench::MultiGpuSimulator>(problem, params);

@@ -59,12 +59,14 @@ std::vector<Axis> axes() {
                 .default_value = "all",
                 .allowed = {},
                 .description = "GPUs, one MPI rank each, to split the universe across in bands: "
-                               "a count, or all of this host's"},
+                               "a count, or all of this host's",
+                .role = AxisRole::gpu_count},
                {.name = "halo_steps",
                 .default_value = "64",
                 .allowed = {},
                 .description = "generations between halo exchanges, and each band's halo rows "
-                               "above and below, 1 ... 4096"}});
+                               "above and below, 1 ... 4096",
+                .role = AxisRole::halo_steps}});
   axes.push_back(mpi::transport_axis());
   axes.push_back(outofcore::folder_axis());
   return axes;
@@ -88,11 +90,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
           return lifebench::mpi::ranks_unavailable("cuda-nccl");
         },
     .unsupported = lifebench::cuda_nccl::unsupported,
-    .verify_generations =
-        [](const lifebench::Params& params) {
-          // Two whole exchanges and a partial third.
-          return static_cast<std::uint64_t>(2 * params.get_int("halo_steps") + 1);
-        },
     .make = [](const lifebench::Problem& problem,
                const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
       // NVLink multicast stays off in every launch (the rank program sets it too).

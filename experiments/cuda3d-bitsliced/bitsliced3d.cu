@@ -294,7 +294,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "2",
               .allowed = {"1", "2"},
               .description = "generations a launch: 2 reads and writes the grid once for two "
-                             "(sides of 1, 2, 4 ... 32 words, others take 1)"}},
+                             "(sides of 1, 2, 4 ... 32 words, others take 1)",
+              .role = lifebench::AxisRole::steps_per_launch}},
     .unavailable =
         [] {
           return lifebench::cuda::unavailable_reason(

@@ -4,9 +4,44 @@
 #include "lifebench/join.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <utility>
 
 namespace lifebench {
+namespace {
+
+constexpr std::array<std::pair<AxisRole, const char*>, 4> kRoleNames{{
+    {AxisRole::steps_per_launch, "steps_per_launch"},
+    {AxisRole::halo_steps, "halo_steps"},
+    {AxisRole::gpu_count, "gpu_count"},
+    {AxisRole::host_folder, "host_folder"},
+}};
+
+} // namespace
+
+std::string to_string(AxisRole role) {
+  for (const auto& [each, name] : kRoleNames) {
+    if (each == role) return name;
+  }
+  return {};
+}
+
+AxisRole parse_axis_role(const std::string& name) {
+  if (name.empty()) return AxisRole::none;
+  std::vector<std::string> names;
+  for (const auto& [role, each] : kRoleNames) {
+    if (name == each) return role;
+    names.emplace_back(each);
+  }
+  throw Error("unknown axis role " + quote(name, '\'') + " (known: " + join(names) + ")");
+}
+
+const Axis* axis_with_role(const std::vector<Axis>& axes, AxisRole role) {
+  const auto it =
+      std::find_if(axes.begin(), axes.end(), [&](const Axis& axis) { return axis.role == role; });
+  return it == axes.end() ? nullptr : &*it;
+}
 
 const std::string& Params::get(const std::string& name) const {
   const auto it = values_.find(name);

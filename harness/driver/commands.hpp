@@ -47,6 +47,9 @@ struct BenchOptions {
   std::optional<std::string> machine;
 };
 
+/// Adds `lifebench bench`'s arguments to its subcommand (all but the command line).
+void add_bench_options(CLI::App& command, BenchOptions& options);
+
 /// `lifebench bench`: expands the sweeps, runs each configuration in its own process.
 int bench_command(const GlobalOptions& global, const BenchOptions& options);
 

@@ -5,6 +5,7 @@
 // allow it. Direction and significance both come from the seconds.
 #include "commands.hpp"
 #include "lifebench/cli.hpp"
+#include "lifebench/configuration.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/statistics.hpp"
 #include "results.hpp"
@@ -147,16 +148,6 @@ std::string not_measured(const nlohmann::json& result) {
   return (status.empty() ? "no status" : status) + (reason.empty() ? "" : ": " + reason);
 }
 
-/// The config_id's parts: experiment, problem, generations, params[, density=D].
-std::vector<std::string> id_parts(const std::string& config_id) {
-  std::vector<std::string> parts;
-  std::istringstream in(config_id);
-  for (std::string part; std::getline(in, part, '|');)
-    parts.push_back(part);
-  parts.resize(std::max<std::size_t>(parts.size(), 4));
-  return parts;
-}
-
 /// The id's parameters, with its density if it gives one, or "-".
 std::string params_text(const std::vector<std::string>& parts) {
   std::string text = parts[3];
@@ -223,7 +214,7 @@ void judge(Row& row, const std::vector<double>& old_seconds, const std::vector<d
 Row compare_one(const std::string& id, const RecordedRun& old_run, const nlohmann::json& old_result,
                 const RecordedRun& new_run, const nlohmann::json& new_result,
                 const CompareOptions& options) {
-  const auto parts = id_parts(id);
+  const auto parts = name_fields(id);
   Row row{{parts[0], parts[1], parts[2], params_text(parts), "-", "-", "-"}, "", "", false};
   const auto old_rate = rate_of(old_result);
   const auto new_rate = rate_of(new_result);
@@ -288,7 +279,7 @@ void print_only_in(const std::string& which, const std::vector<std::string>& ids
   if (ids.empty()) return;
   std::cout << "\nonly in " << which << " (" << ids.size() << "):\n";
   for (const auto& id : ids) {
-    const auto parts = id_parts(id);
+    const auto parts = name_fields(id);
     std::cout << "  " << parts[0] << " " << parts[1] << " " << parts[2] << " " << params_text(parts)
               << "\n";
   }

@@ -74,6 +74,11 @@ Experiment parse_description(const Candidate& candidate, const std::string& text
       axis.name = string_field(item, "name", true);
       if (item.contains("default")) axis.default_value = scalar_text(item.at("default"), "default");
       axis.description = string_field(item, "description", false);
+      try {
+        axis.role = parse_axis_role(string_field(item, "role", false));
+      } catch (const Error& error) {
+        throw Error("axis " + axis.name + ": " + error.what());
+      }
       if (item.contains("allowed")) {
         if (!item.at("allowed").is_array()) throw Error("axis " + axis.name + ": bad \"allowed\"");
         for (const auto& value : item.at("allowed")) {

@@ -1,7 +1,7 @@
 #include "google_benchmark_json.hpp"
 
 #include "lifebench/statistics.hpp"
-#include "results.hpp"
+#include "result_fields.hpp"
 
 #include <algorithm>
 #include <cctype>

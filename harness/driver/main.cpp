@@ -14,6 +14,20 @@
 namespace lifebench::driver {
 namespace {
 
+/// `lifebench run` without --impl: its help when asked for, else a usage error.
+int run_without_impl(const CLI::App& run) {
+  const auto rest = run.remaining();
+  if (std::find_if(rest.begin(), rest.end(), [](const std::string& arg) {
+        return arg == "--help" || arg == "-h";
+      }) != rest.end()) {
+    std::cout << run.help();
+    return 0;
+  }
+  std::cerr << "lifebench: error: run needs --impl NAME (lifebench list names the "
+               "experiments; lifebench run --help)\n";
+  return kExitUsage;
+}
+
 int main_with_errors(int argc, char** argv) {
   CLI::App app{"lifebench: build, verify and benchmark Game of Life implementations"};
   app.set_version_flag("--version", std::string(build_info::version));
@@ -68,47 +82,7 @@ int main_with_errors(int argc, char** argv) {
 
   auto* bench = app.add_subcommand("bench", "Run sweeps and write a results folder");
   BenchOptions bench_options;
-  bench
-      ->add_option("--sweep", bench_options.sweeps,
-                   "A named sweep of the experiments, or a sweep file (repeatable)")
-      ->allow_extra_args(false)
-      ->required();
-  bench->add_option("--impl", bench_options.impl, "Only experiments matching this glob")
-      ->capture_default_str();
-  bench->add_option("--out", bench_options.out, "Results folder (default: results/<UTC time> here)")
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            return text.empty() ? std::string("expected a folder, not an empty name")
-                                : std::string();
-          },
-          "DIR"));
-  bench->add_flag("--resume", bench_options.resume,
-                  "Keep the results already in --out that are still valid; run the rest");
-  bench
-      ->add_option("--time-limit", bench_options.time_limit_s,
-                   "Seconds one configuration may take (overrides the sweep's time_limit_s)")
-      ->check(positive_seconds());
-  bench->add_flag("--dry-run", bench_options.dry_run,
-                  "Check the sweeps and list the configurations; run and write nothing");
-  bench
-      ->add_option("--parallel-gpus", bench_options.parallel_gpus,
-                   "Run up to N one-GPU CUDA configurations at once, each on its own GPU (the "
-                   "first N of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
-  bench
-      ->add_option("--machine", bench_options.machine,
-                   "The machine's name in the results (default: one made of its GPUs, CPU and "
-                   "cores, such as h100-80gb-hbm3-xeon-16c)")
-      ->envname("LIFEBENCH_MACHINE")
-      ->check(CLI::Validator(
-          [](const std::string& name) -> std::string {
-            if (valid_machine_name(name)) return {};
-            return "expected 1 to " + std::to_string(kMaxMachineName) +
-                   " letters, digits, '-', '_' or '.', the first a letter or digit, not \"" + name +
-                   "\"";
-          },
-          "NAME"));
+  add_bench_options(*bench, bench_options);
   add_experiments_option(bench);
 
   // CLI11 would call a mistyped command "a subcommand is required".
@@ -123,18 +97,7 @@ int main_with_errors(int argc, char** argv) {
 
   install_interrupt_handlers();
   if (list->parsed()) return list_command(global, list_json);
-  if (run->parsed() && run_impl.empty()) {
-    const auto rest = run->remaining();
-    if (std::find_if(rest.begin(), rest.end(), [](const std::string& arg) {
-          return arg == "--help" || arg == "-h";
-        }) != rest.end()) {
-      std::cout << run->help();
-      return 0;
-    }
-    std::cerr << "lifebench: error: run needs --impl NAME (lifebench list names the "
-                 "experiments; lifebench run --help)\n";
-    return kExitUsage;
-  }
+  if (run->parsed() && run_impl.empty()) return run_without_impl(*run);
   if (run->parsed()) return run_command(global, run_impl, run->remaining());
   if (compare->parsed()) return compare_command(compare_options);
   if (verify->parsed()) return verify_command(global, verify_options);

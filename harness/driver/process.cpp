@@ -138,6 +138,62 @@ void remove_orphans(const std::filesystem::path& folder, const std::string& pref
   }
 }
 
+/// Waits for the child's exec: when it failed (the child wrote its errno on `exec_status`
+/// before it exited), reaps the child and throws Error.
+void check_exec(pid_t pid, const Fd& exec_status, const std::string& program) {
+  int exec_error = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(exec_status.get(), &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw Error("cannot execute " + program + ": " + std::strerror(exec_error));
+  }
+}
+
+/// Waits for the child `pid` to end, keeping its output; past the time limit, or on an
+/// interrupt, ends its group (SIGTERM, then SIGKILL after the grace). Returns timed_out or
+/// interrupted when it stopped the child, else exited (to be told apart by its status).
+ProcessOutcome::End supervise(pid_t pid, const ProcessRequest& request, Clock::time_point start,
+                              Stream& out, Stream& err) {
+  ProcessOutcome::End end = ProcessOutcome::End::exited;
+  bool stopping = false; // SIGTERM sent to the group
+  double kill_at = 0;    // when SIGKILL follows it
+  for (;;) {
+    // Notice the end without reaping, so that the group id cannot be reused
+    // before the stragglers in the group are killed (after this returns).
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
+      break;
+    }
+    const double now = seconds_since(start);
+    if (!stopping) {
+      if (request.time_limit_s && now >= *request.time_limit_s) {
+        end = ProcessOutcome::End::timed_out;
+        stopping = true;
+      } else if (g_interrupt.load() != 0) {
+        end = ProcessOutcome::End::interrupted;
+        stopping = true;
+      }
+      if (stopping) {
+        ::kill(-pid, SIGTERM);
+        kill_at = now + request.grace_s;
+      }
+    } else if (now >= kill_at) {
+      ::kill(-pid, SIGKILL);
+      kill_at = now + 1;
+    }
+    double wait_s = 0.1;
+    if (request.time_limit_s && !stopping) wait_s = std::min(wait_s, *request.time_limit_s - now);
+    pump({&out, &err}, wait_s);
+  }
+  return end;
+}
+
 } // namespace
 
 std::string ProcessOutcome::failure(double time_limit_s) const {
@@ -217,17 +273,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   out.write.reset();
   err.write.reset();
   exec_status.write.reset();
-  int exec_error = 0;
-  ssize_t got = 0;
-  do {
-    got = ::read(exec_status.read.get(), &exec_error, sizeof exec_error);
-  } while (got < 0 && errno == EINTR);
-  if (got == static_cast<ssize_t>(sizeof exec_error)) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    throw Error("cannot execute " + request.argv[0] + ": " + std::strerror(exec_error));
-  }
+  check_exec(pid, exec_status.read, request.argv[0]);
 
   Stream out_stream{
       std::move(out.read), {}, request.stdout_limit, request.echo ? &std::cout : nullptr};
@@ -238,37 +284,7 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   }
 
   ProcessOutcome outcome;
-  bool stopping = false; // SIGTERM sent to the group
-  double kill_at = 0;    // when SIGKILL follows it
-  for (;;) {
-    // Notice the end without reaping, so that the group id cannot be reused
-    // before the stragglers in the group are killed below.
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pid) {
-      break;
-    }
-    const double now = seconds_since(start);
-    if (!stopping) {
-      if (request.time_limit_s && now >= *request.time_limit_s) {
-        outcome.end = ProcessOutcome::End::timed_out;
-        stopping = true;
-      } else if (g_interrupt.load() != 0) {
-        outcome.end = ProcessOutcome::End::interrupted;
-        stopping = true;
-      }
-      if (stopping) {
-        ::kill(-pid, SIGTERM);
-        kill_at = now + request.grace_s;
-      }
-    } else if (now >= kill_at) {
-      ::kill(-pid, SIGKILL);
-      kill_at = now + 1;
-    }
-    double wait_s = 0.1;
-    if (request.time_limit_s && !stopping) wait_s = std::min(wait_s, *request.time_limit_s - now);
-    pump({&out_stream, &err_stream}, wait_s);
-  }
+  outcome.end = supervise(pid, request, start, out_stream, err_stream);
   ::kill(-pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fd.hpp"
+#include "result_fields.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -21,13 +22,6 @@ inline constexpr int kResultsSchema = 1;
 inline constexpr const char* kManifestFile = "manifest.json";
 /// The folder's results in Google Benchmark's JSON format (google_benchmark_json.hpp).
 inline constexpr const char* kBenchmarksFile = "benchmarks.json";
-
-/// The string at `key` of a JSON object, or "" where there is none (or another type: results
-/// files may have been edited by hand).
-std::string string_at(const nlohmann::json& object, const char* key);
-
-/// Whether a result measured a verified configuration: status ok, verification passed.
-bool verified(const nlohmann::json& result);
 
 /// Which parts of a file a reader keeps, as nlohmann's parser callback decides (a part it
 /// drops takes no memory); empty: everything.

@@ -321,54 +321,34 @@ void read_ties(const RunReader& reader, SweepRun& run) {
     add(Tie{*table, *row, column}, reader.find("column"));
 }
 
-/// Reads run #`index`; `counted`: the configurations of the file's runs before it, to which
-/// it adds its own, refused before any value is read when they pass kMaxConfigurations.
-SweepRun read_run(const toml::table& table, const toml::table* defaults, const std::string& file,
-                  int index, const Catalog& catalog, const Experiment* owner,
-                  std::uint64_t& counted) {
-  SweepRun run;
-  run.file = file;
-  run.index = index;
-  run.line = line_of(table);
-  const RunReader reader(table, defaults, run);
-  reader.check_keys();
-  run.configurations = reader.configurations();
-  counted += run.configurations;
-  if (counted > kMaxConfigurations) reader.fail(too_many_configurations("the file"));
-
-  // Which experiment, first: the rest is checked against its description.
+/// The experiment a run measures: the owner of the file it is in, or the one it names.
+const Experiment& experiment_of(const RunReader& reader, const Catalog& catalog,
+                                const Experiment* owner) {
   const auto experiment = reader.string("experiment");
-  const Experiment* e = owner;
   if (owner != nullptr) {
     if (experiment && *experiment != owner->name) {
       reader.fail("experiment " + quote(*experiment, '\'') + " in the sweep file of " +
                       owner->name + " (leave it out or write " + quote(owner->name, '\'') + ")",
                   reader.find("experiment"));
     }
-  } else {
-    if (!experiment) reader.fail("no experiment (a standalone sweep file names it in each run)");
-    e = catalog.find(*experiment);
-    if (e == nullptr) {
-      if (const auto* broken = catalog.find_broken(*experiment)) {
-        reader.fail("experiment " + quote(*experiment, '\'') + " cannot be used: " + broken->reason,
-                    reader.find("experiment"));
-      }
-      reader.fail("unknown experiment " + quote(*experiment, '\'') +
-                      " (known: " + join(catalog.names) + ")",
-                  reader.find("experiment"));
-    }
+    return *owner;
   }
-  run.experiment = e->name;
-
-  if (auto sweeps = reader.strings("sweeps", false)) {
-    run.sweeps = std::move(*sweeps);
-  } else if (owner != nullptr) {
-    reader.fail("no sweeps (the named sweeps that include this run, e.g. sweeps = [\"cpu\"])");
+  if (!experiment) reader.fail("no experiment (a standalone sweep file names it in each run)");
+  if (const Experiment* e = catalog.find(*experiment)) return *e;
+  if (const auto* broken = catalog.find_broken(*experiment)) {
+    reader.fail("experiment " + quote(*experiment, '\'') + " cannot be used: " + broken->reason,
+                reader.find("experiment"));
   }
+  reader.fail("unknown experiment " + quote(*experiment, '\'') + " (known: " + join(catalog.names) +
+                  ")",
+              reader.find("experiment"));
+}
 
-  const std::string rule_text = reader.string("rule").value_or(default_rule(e->family));
+/// The run's rule (without a bounded grid, of the experiment's family) and boundary.
+void read_rule(const RunReader& reader, const Experiment& e, SweepRun& run) {
+  const std::string rule_text = reader.string("rule").value_or(default_rule(e.family));
   if (rule_text.empty()) {
-    reader.fail("no rule, and family " + quote(e->family, '\'') + " of " + e->name +
+    reader.fail("no rule, and family " + quote(e.family, '\'') + " of " + e.name +
                 " has no default");
   }
   RuleSpec spec;
@@ -383,12 +363,11 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
                 reader.find("rule"));
   }
   run.rule = spec.rule;
-  if (to_string(run.rule.topology) != e->family) {
+  if (to_string(run.rule.topology) != e.family) {
     reader.fail("rule " + run.rule.to_string() + " is a " + to_string(run.rule.topology) +
-                    " rule, " + e->name + " is a " + e->family + " experiment",
+                    " rule, " + e.name + " is a " + e.family + " experiment",
                 reader.find("rule"));
   }
-
   if (auto boundary = reader.string("boundary")) {
     try {
       run.boundary = parse_boundary(*boundary);
@@ -396,14 +375,17 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
       reader.fail(error.what(), reader.find("boundary"));
     }
   }
+}
 
+/// The run's shapes, each of as many sizes as the experiment's family has dimensions.
+void read_shapes(const RunReader& reader, const Experiment& e, SweepRun& run) {
   const auto shapes = reader.strings("shape", true);
   if (!shapes) reader.fail("no shape");
-  const std::size_t sizes = e->family == "3d" ? 3 : 2;
+  const std::size_t sizes = e.family == "3d" ? 3 : 2;
   for (const auto& text : *shapes) {
     try {
       if (count_sizes(text) != sizes) {
-        throw Error("shape " + quote(text, '\'') + ": a " + e->family + " grid is " +
+        throw Error("shape " + quote(text, '\'') + ": a " + e.family + " grid is " +
                     (sizes == 3 ? "WxHxD" : "WxH"));
       }
       run.shapes.push_back(parse_shape(text));
@@ -411,9 +393,10 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
       reader.fail(error.what(), reader.find("shape"));
     }
   }
+}
 
-  run.densities = reader.densities("density");
-
+/// Generations, repetitions, warmup, the time limit and the stopping rule.
+void read_measurement(const RunReader& reader, SweepRun& run) {
   const auto generations = reader.integer("generations", 1);
   if (!generations) reader.fail("no generations");
   run.generations = static_cast<std::uint64_t>(*generations);
@@ -432,40 +415,70 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
   }
   run.target_rel_ci = reader.fraction("target_rel_ci").value_or(run.target_rel_ci);
   run.timing_budget_s = reader.seconds("timing_budget_s").value_or(run.timing_budget_s);
+}
 
-  for (const auto& param : reader.params()) {
-    const std::string& name = param.first;
-    const toml::node& node = *param.second;
-    std::vector<std::string> values;
-    const auto add = [&](const toml::node& value) {
-      if (value.is_string()) {
-        values.push_back(value.as_string()->get());
-      } else if (value.is_integer()) {
-        values.push_back(std::to_string(value.as_integer()->get()));
-      } else {
-        reader.fail("parameter " + quote(name, '\'') +
-                        ": values must be strings or integers, not " + type_name(value),
-                    &value);
-      }
-    };
-    if (const toml::array* array = node.as_array()) {
-      if (array->empty())
-        reader.fail("parameter " + quote(name, '\'') + " has an empty list", &node);
-      for (const toml::node& item : *array)
-        add(item);
+/// One parameter's values (a value or a list of strings or integers), each checked against
+/// the experiment's axes as the experiment checks it, before anything runs.
+std::vector<std::string> read_param(const RunReader& reader, const Experiment& e,
+                                    const std::string& name, const toml::node& node) {
+  std::vector<std::string> values;
+  const auto add = [&](const toml::node& value) {
+    if (value.is_string()) {
+      values.push_back(value.as_string()->get());
+    } else if (value.is_integer()) {
+      values.push_back(std::to_string(value.as_integer()->get()));
     } else {
-      add(node);
+      reader.fail("parameter " + quote(name, '\'') + ": values must be strings or integers, not " +
+                      type_name(value),
+                  &value);
     }
-    // The same check the experiment makes, value by value, before anything runs.
-    for (const auto& value : values) {
-      try {
-        resolve_params(e->name, e->axes, {{name, value}});
-      } catch (const Error& error) {
-        reader.fail(error.what(), &node);
-      }
-    }
-    run.params.emplace_back(name, std::move(values));
+  };
+  if (const toml::array* array = node.as_array()) {
+    if (array->empty()) reader.fail("parameter " + quote(name, '\'') + " has an empty list", &node);
+    for (const toml::node& item : *array)
+      add(item);
+  } else {
+    add(node);
   }
+  for (const auto& value : values) {
+    try {
+      resolve_params(e.name, e.axes, {{name, value}});
+    } catch (const Error& error) {
+      reader.fail(error.what(), &node);
+    }
+  }
+  return values;
+}
+
+/// Reads run #`index`; `counted`: the configurations of the file's runs before it, to which
+/// it adds its own, refused before any value is read when they pass kMaxConfigurations.
+SweepRun read_run(const toml::table& table, const toml::table* defaults, const std::string& file,
+                  int index, const Catalog& catalog, const Experiment* owner,
+                  std::uint64_t& counted) {
+  SweepRun run;
+  run.file = file;
+  run.index = index;
+  run.line = line_of(table);
+  const RunReader reader(table, defaults, run);
+  reader.check_keys();
+  run.configurations = reader.configurations();
+  counted += run.configurations;
+  if (counted > kMaxConfigurations) reader.fail(too_many_configurations("the file"));
+
+  // Which experiment, first: the rest is checked against its description.
+  const Experiment& e = experiment_of(reader, catalog, owner);
+  run.experiment = e.name;
+  if (auto sweeps = reader.strings("sweeps", false)) {
+    run.sweeps = std::move(*sweeps);
+  } else if (owner != nullptr) {
+    reader.fail("no sweeps (the named sweeps that include this run, e.g. sweeps = [\"cpu\"])");
+  }
+  read_rule(reader, e, run);
+  read_shapes(reader, e, run);
+  run.densities = reader.densities("density");
+  read_measurement(reader, run);
+  for (const auto& [name, node] : reader.params())
+    run.params.emplace_back(name, read_param(reader, e, name, *node));
   read_ties(reader, run);
   return run;
 }
@@ -492,6 +505,70 @@ private:
   std::vector<SweepRun> runs_;
   bool read_ = false;
 };
+
+/// Every combination of a run's parameter values, the last parameter's values varying
+/// fastest (an odometer over the lists).
+std::vector<std::map<std::string, std::string>> parameter_combinations(const SweepRun& run) {
+  std::vector<std::size_t> digit(run.params.size(), 0);
+  std::vector<std::map<std::string, std::string>> combinations;
+  for (bool more = true; more;) {
+    std::map<std::string, std::string> params;
+    for (std::size_t i = 0; i < run.params.size(); ++i)
+      params.emplace(run.params[i].first, run.params[i].second[digit[i]]);
+    combinations.push_back(std::move(params));
+    more = false;
+    for (std::size_t i = run.params.size(); i-- > 0;) {
+      if (++digit[i] < run.params[i].second.size()) {
+        more = true;
+        break;
+      }
+      digit[i] = 0;
+    }
+  }
+  return combinations;
+}
+
+SweepConfiguration configuration_of(const SweepRun& run, const Experiment& e, const Shape& shape,
+                                    std::optional<double> density,
+                                    std::map<std::string, std::string> params) {
+  SweepConfiguration c;
+  c.experiment = e.name;
+  c.problem = Problem{run.rule, shape, run.boundary};
+  c.generations = run.generations;
+  c.params = std::move(params);
+  c.density = density;
+  c.stopping = statistics::StoppingRule{.min_repetitions = run.repetitions,
+                                        .max_repetitions = run.max_repetitions,
+                                        .target_rel_ci = run.target_rel_ci,
+                                        .budget_s = run.timing_budget_s};
+  c.warmup = run.warmup;
+  c.info = &e;
+  c.time_limit_s = run.time_limit_s;
+  c.ties = run.ties;
+  c.origin = run.where();
+  return c;
+}
+
+/// One configuration reached by a second run: one measurement fills every cell either run
+/// ties it to; throws Error if the two disagree on how to measure it.
+void merge_into(SweepConfiguration& first, SweepConfiguration again) {
+  const statistics::StoppingRule& a = first.stopping;
+  const statistics::StoppingRule& b = again.stopping;
+  if (a.min_repetitions != b.min_repetitions || first.warmup != again.warmup ||
+      a.max_repetitions != b.max_repetitions || a.target_rel_ci != b.target_rel_ci ||
+      a.budget_s != b.budget_s) {
+    throw Error(again.origin + ": configuration " + again.name() + " is also in " + first.origin +
+                " with different repetitions, warmup or stopping rule (repetitions " +
+                std::to_string(b.min_repetitions) + ", warmup " + std::to_string(again.warmup) +
+                " against " + std::to_string(a.min_repetitions) + ", " +
+                std::to_string(first.warmup) + ")");
+  }
+  for (auto& tie : again.ties) {
+    if (std::find(first.ties.begin(), first.ties.end(), tie) == first.ties.end()) {
+      first.ties.push_back(std::move(tie));
+    }
+  }
+}
 
 } // namespace
 
@@ -596,103 +673,31 @@ std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const 
   return selected;
 }
 
-std::string Configuration::label() const {
-  std::string text =
-      experiment->name + " " + problem.to_string() + " g" + std::to_string(generations);
-  for (const auto& [name, value] : params)
-    text += " " + name + "=" + value;
-  if (density) text += " density=" + number_text(*density);
-  return text;
-}
-
-nlohmann::json Configuration::ties_json() const {
+nlohmann::json SweepConfiguration::ties_json() const {
   nlohmann::json array = nlohmann::json::array();
   for (const auto& tie : ties)
     array.push_back({{"table", tie.table}, {"row", tie.row}, {"column", tie.column}});
   return array;
 }
 
-std::string make_config_id(const std::string& experiment, const Problem& problem,
-                           std::uint64_t generations,
-                           const std::map<std::string, std::string>& params,
-                           std::optional<double> density) {
-  std::string id =
-      experiment + "|" + problem.to_string() + "|g" + std::to_string(generations) + "|";
-  bool first = true;
-  for (const auto& [name, value] : params) {
-    id += (first ? "" : ",") + name + "=" + value;
-    first = false;
-  }
-  if (density) id += "|density=" + number_text(*density);
-  return id;
-}
-
-std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog) {
-  std::vector<Configuration> configurations;
-  std::map<std::string, std::size_t> by_id;
+std::vector<SweepConfiguration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog) {
+  std::vector<SweepConfiguration> configurations;
+  std::map<std::string, std::size_t> by_name;
   for (const auto& run : runs) {
     const Experiment* e = catalog.find(run.experiment);
     LIFEBENCH_EXPECTS(e != nullptr, "expand: experiment " + run.experiment + " not found");
-    // Odometer over the parameters' value lists, last parameter fastest.
-    std::vector<std::size_t> digit(run.params.size(), 0);
-    std::vector<std::map<std::string, std::string>> combinations;
-    for (bool more = true; more;) {
-      std::map<std::string, std::string> params;
-      for (std::size_t i = 0; i < run.params.size(); ++i) {
-        params.emplace(run.params[i].first, run.params[i].second[digit[i]]);
-      }
-      combinations.push_back(std::move(params));
-      more = false;
-      for (std::size_t i = run.params.size(); i-- > 0;) {
-        if (++digit[i] < run.params[i].second.size()) {
-          more = true;
-          break;
-        }
-        digit[i] = 0;
-      }
-    }
     std::vector<std::optional<double>> densities(run.densities.begin(), run.densities.end());
     if (densities.empty()) densities.emplace_back();
+    const auto combinations = parameter_combinations(run);
     for (const auto& shape : run.shapes) {
       for (const auto& density : densities) {
         for (const auto& params : combinations) {
-          Configuration c;
-          c.experiment = e;
-          c.problem = Problem{run.rule, shape, run.boundary};
-          c.density = density;
-          c.generations = run.generations;
-          c.repetitions = run.repetitions;
-          c.max_repetitions = run.max_repetitions;
-          c.target_rel_ci = run.target_rel_ci;
-          c.timing_budget_s = run.timing_budget_s;
-          c.warmup = run.warmup;
-          c.time_limit_s = run.time_limit_s;
-          c.params = params;
-          c.ties = run.ties;
-          c.origin = run.where();
-          c.config_id = make_config_id(e->name, c.problem, c.generations, c.params, c.density);
-          const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
+          SweepConfiguration c = configuration_of(run, *e, shape, density, params);
+          const auto [it, inserted] = by_name.emplace(c.name(), configurations.size());
           if (inserted) {
             configurations.push_back(std::move(c));
-            continue;
-          }
-          // One measurement fills every cell either run ties it to.
-          Configuration& first = configurations[it->second];
-          if (first.repetitions != c.repetitions || first.warmup != c.warmup ||
-              first.max_repetitions != c.max_repetitions ||
-              first.target_rel_ci != c.target_rel_ci ||
-              first.timing_budget_s != c.timing_budget_s) {
-            throw Error(c.origin + ": configuration " + c.config_id + " is also in " +
-                        first.origin +
-                        " with different repetitions, warmup or stopping rule (repetitions " +
-                        std::to_string(c.repetitions) + ", warmup " + std::to_string(c.warmup) +
-                        " against " + std::to_string(first.repetitions) + ", " +
-                        std::to_string(first.warmup) + ")");
-          }
-          for (auto& tie : c.ties) {
-            if (std::find(first.ties.begin(), first.ties.end(), tie) == first.ties.end()) {
-              first.ties.push_back(std::move(tie));
-            }
+          } else {
+            merge_into(configurations[it->second], std::move(c));
           }
         }
       }

@@ -39,6 +39,7 @@
 #pragma once
 
 #include "discovery.hpp"
+#include "lifebench/configuration.hpp"
 #include "lifebench/problem.hpp"
 
 #include <cstdint>
@@ -98,38 +99,21 @@ bool names_a_file(const std::string& sweep);
 /// throws Error on a faulty file or a named sweep that selects nothing.
 std::vector<SweepRun> select_runs(const std::vector<std::string>& sweeps, const Catalog& catalog);
 
-/// One configuration: one process, one result.
-struct Configuration {
-  std::string config_id; ///< experiment|problem|g<generations>|k=v,...[|density=D]
-  const Experiment* experiment = nullptr;
-  Problem problem;
-  std::optional<double> density; ///< as the sweep gives it; none: the family's soup density
-  std::uint64_t generations = 0;
-  int repetitions = 5; ///< at least; the stopping rule's other three follow
-  int max_repetitions = 100;
-  double target_rel_ci = 0.01;
-  double timing_budget_s = 5;
-  int warmup = 1;
+/// One configuration of a sweep: what it measures (its name() is the results' config_id),
+/// and what the sweep adds: where to find its experiment, its time limit and its cells.
+struct SweepConfiguration : Configuration {
+  const Experiment* info = nullptr;
   double time_limit_s = 600;
-  std::map<std::string, std::string> params; ///< as the sweep gives them
-  std::vector<Tie> ties;                     ///< the union of the ties of every run reaching it
-  std::string origin;                        ///< the first run's where()
+  std::vector<Tie> ties; ///< the union of the ties of every run reaching it
+  std::string origin;    ///< the first run's where()
 
-  /// "cpu-trivial B3/S23:T4096,4096 g16 threads=4 density=0.01", for progress lines.
-  [[nodiscard]] std::string label() const;
   /// The ties as the results record them: an array of {table, row, column}.
   [[nodiscard]] nlohmann::json ties_json() const;
 };
 
-/// A density changes the id only when given, so ids of runs without one stay as they were.
-std::string make_config_id(const std::string& experiment, const Problem& problem,
-                           std::uint64_t generations,
-                           const std::map<std::string, std::string>& params,
-                           std::optional<double> density);
-
 /// Shapes × densities × parameter product of every run, in order; one configuration reached
 /// twice is kept once with the union of their ties, and throws Error if the two
 /// disagree on repetitions, warmup or the stopping rule.
-std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
+std::vector<SweepConfiguration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
 
 } // namespace lifebench::driver

@@ -57,15 +57,17 @@ struct Registration {
 
 /// Times one repetition after another, each a run of Google Benchmark of its own, so that the
 /// stopping rule decides after each whether to go on. Throws Error when a repetition fails.
-Timed time_repetitions(Simulator& simulator, const std::string& name, const BenchRequest& request) {
+Timed time_repetitions(Simulator& simulator, const Configuration& config) {
   Timed timed;
   std::string timing_error;
+  // Named as the results name the configuration (its config_id).
+  const std::string name = config.name();
   benchmark::RegisterBenchmark(name.c_str(),
                                [&](benchmark::State& state) {
                                  for (auto _ : state) {
                                    try {
                                      state.SetIterationTime(
-                                         simulator.timed_advance(request.generations));
+                                         simulator.timed_advance(config.generations));
                                      for (const auto& [phase, s] : simulator.phase_seconds())
                                        timed.phases[phase].push_back(s);
                                    } catch (const std::exception& e) {
@@ -96,7 +98,7 @@ Timed time_repetitions(Simulator& simulator, const std::string& name, const Benc
         timed.entries.push_back(entry);
     }
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    if (const auto stop = should_stop(request.stopping, timed.seconds, elapsed.count())) {
+    if (const auto stop = should_stop(config.stopping, timed.seconds, elapsed.count())) {
       timed.stop = *stop;
       break;
     }
@@ -106,11 +108,11 @@ Timed time_repetitions(Simulator& simulator, const std::string& name, const Benc
 }
 
 ResultTiming timing_statistics(const Timed& timed, const std::string& clock,
-                               const BenchRequest& request) {
+                               const Configuration& config) {
   std::vector<double> seconds = timed.seconds;
   std::sort(seconds.begin(), seconds.end());
   ResultTiming timing{.clock = clock,
-                      .warmup = request.warmup,
+                      .warmup = config.warmup,
                       .repetitions = static_cast<int>(seconds.size()),
                       .seconds = {},
                       .median_s = statistics::median(seconds),
@@ -119,7 +121,7 @@ ResultTiming timing_statistics(const Timed& timed, const std::string& clock,
                       .cv = statistics::cv(seconds),
                       .median_ci = statistics::median_interval(seconds),
                       .stop = timed.stop,
-                      .target_rel_ci = request.stopping.target_rel_ci,
+                      .target_rel_ci = config.stopping.target_rel_ci,
                       .phases = {}};
   for (const auto& [phase, each] : timed.phases)
     timing.phases[phase] = statistics::median(each);
@@ -127,33 +129,33 @@ ResultTiming timing_statistics(const Timed& timed, const std::string& clock,
   return timing;
 }
 
-double soup_density_of(const BenchRequest& request) {
-  return request.density.value_or(soup_density(request.problem.rule.topology));
+double soup_density_of(const Configuration& config) {
+  return config.density.value_or(soup_density(config.problem.rule.topology));
 }
 
 ResultRecord base_result(const ExperimentInfo& info, const Params& params,
-                         const BenchRequest& request) {
+                         const Configuration& config) {
   const auto simd = simd_targets();
   return ResultRecord{
       .experiment = info.name,
       .backend = info.backend,
       .family = info.family,
       .params = params.values(),
-      .problem = request.problem,
-      .generations = request.generations,
-      .density = soup_density_of(request),
+      .problem = config.problem,
+      .generations = config.generations,
+      .density = soup_density_of(config),
       .external = info.external,
       .host = ResultHost{simd.empty() ? std::nullopt : std::optional<std::string>(simd.front())}};
 }
 
 /// Verifies on a capped soup; returns the failure reason, or nothing.
 std::optional<std::string> verify_before_timing(const ExperimentInfo& info, const Params& params,
-                                                const BenchRequest& request, ResultRecord& result) {
-  const Problem problem = capped_problem(info, params, request.problem, kVerifyMaxCells);
+                                                const Configuration& config, ResultRecord& result) {
+  const Problem problem = capped_problem(info, params, config.problem, kVerifyMaxCells);
   const std::uint64_t generations = verify_generations(info, params);
   // Split unevenly over two advance() calls so that carried state is checked too.
   const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
-                               soup_density_of(request)};
+                               soup_density_of(config)};
   const VerificationOutcome outcome = verify_case(info, params, check);
   result.verification = ResultVerification{.passed = outcome.passed,
                                            .problem = problem,
@@ -161,7 +163,7 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
                                            .soup = check.soup(),
                                            .reference_hash = outcome.reference_hash,
                                            .first_difference = outcome.passed ? "" : outcome.detail,
-                                           .timed_problem = problem == request.problem};
+                                           .timed_problem = problem == config.problem};
   if (outcome.passed) return std::nullopt;
   return "verification failed: " + outcome.detail;
 }
@@ -169,13 +171,13 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
 /// Checks the timed simulator's state after every generation it advanced; returns the failure
 /// reason, or nothing.
 std::optional<std::string> check_timed_final_state(Simulator& simulator,
-                                                   const BenchRequest& request,
+                                                   const Configuration& config,
                                                    const SoupSpec& soup, ResultRecord& result) {
   const auto repetitions = static_cast<std::uint64_t>(result.timing->repetitions);
   const std::uint64_t generations =
-      (static_cast<std::uint64_t>(request.warmup) + repetitions) * request.generations;
+      (static_cast<std::uint64_t>(config.warmup) + repetitions) * config.generations;
   ResultVerification& verification = *result.verification;
-  verification.final_state = check_final_state(simulator, request.problem, soup, generations);
+  verification.final_state = check_final_state(simulator, config.problem, soup, generations);
   using Status = FinalStateCheck::Status;
   if (verification.final_state.status == Status::passed) verification.timed_problem = true;
   if (verification.final_state.status != Status::failed) return std::nullopt;
@@ -184,8 +186,8 @@ std::optional<std::string> check_timed_final_state(Simulator& simulator,
 
 } // namespace
 
-ResultRecord bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request) {
-  ResultRecord result = base_result(info, params, request);
+ResultRecord bench(const ExperimentInfo& info, const Params& params, const Configuration& config) {
+  ResultRecord result = base_result(info, params, config);
   const auto failed = [&](ResultStatus status, std::string reason) {
     result.fail(status, std::move(reason));
     return result;
@@ -193,41 +195,39 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
   try {
     // The backend's own queries may throw too (a driver that fails to load).
     if (auto reason = info.unavailable()) return failed(ResultStatus::unavailable, *reason);
-    if (auto reason = unsupported_reason(info, request.problem, params)) {
+    if (auto reason = unsupported_reason(info, config.problem, params)) {
       return failed(ResultStatus::unsupported, *reason);
     }
-    if (auto reason = verify_before_timing(info, params, request, result)) {
+    if (auto reason = verify_before_timing(info, params, config, result)) {
       return failed(ResultStatus::failed, *reason);
     }
     // Progress on stderr: the driver keeps its tail, which places a crash or a hang.
     std::cerr << info.name << ": verified on " << result.verification->problem.to_string()
-              << "; timing at least " << request.stopping.min_repetitions << " x "
-              << request.generations << " generations on " << request.problem.to_string()
+              << "; timing at least " << config.stopping.min_repetitions << " x "
+              << config.generations << " generations on " << config.problem.to_string()
               << std::endl;
-    auto simulator = info.make(request.problem, params);
-    const SoupSpec soup{request.problem.shape, soup_density_of(request), 2};
+    auto simulator = info.make(config.problem, params);
+    const SoupSpec soup{config.problem.shape, soup_density_of(config), 2};
     simulator->upload_soup(soup);
-    for (int i = 0; i < request.warmup; ++i)
-      simulator->timed_advance(request.generations);
+    for (int i = 0; i < config.warmup; ++i)
+      simulator->timed_advance(config.generations);
 
-    const std::string name = info.name + "/" + request.problem.to_string() + "/g" +
-                             std::to_string(request.generations) + "/" + params.to_string();
-    const Timed timed = time_repetitions(*simulator, name, request);
+    const Timed timed = time_repetitions(*simulator, config);
     const ResultTiming& timing =
-        result.timing.emplace(timing_statistics(timed, simulator->clock(), request));
+        result.timing.emplace(timing_statistics(timed, simulator->clock(), config));
     const double median = timing.median_s;
-    const double updates = double(request.problem.shape.cells()) * double(request.generations);
+    const double updates = double(config.problem.shape.cells()) * double(config.generations);
     const auto bytes = simulator->bytes_per_generation();
     result.throughput = ResultThroughput{
         .cell_updates_per_second = updates / median,
-        .seconds_per_generation = median / double(request.generations),
+        .seconds_per_generation = median / double(config.generations),
         .bytes_per_generation = bytes,
         .bytes_per_second =
-            bytes ? std::optional<double>(*bytes * double(request.generations) / median)
+            bytes ? std::optional<double>(*bytes * double(config.generations) / median)
                   : std::nullopt};
     result.device = simulator->device();
     result.benchmark = timed.entries;
-    if (auto reason = check_timed_final_state(*simulator, request, soup, result)) {
+    if (auto reason = check_timed_final_state(*simulator, config, soup, result)) {
       return failed(ResultStatus::failed, *reason);
     }
   } catch (const std::exception& e) {

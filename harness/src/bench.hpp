@@ -4,25 +4,15 @@
 // harness/results.schema.json.
 #pragma once
 
+#include "lifebench/configuration.hpp"
 #include "lifebench/experiment.hpp"
 #include "lifebench/result_record.hpp"
-#include "lifebench/statistics.hpp"
-
-#include <cstdint>
-#include <optional>
 
 namespace lifebench::harness {
 
-struct BenchRequest {
-  Problem problem;
-  std::uint64_t generations = 0;
-  statistics::StoppingRule stopping; ///< its min_repetitions: the sweep's `repetitions`
-  int warmup = 1;
-  std::optional<double> density; ///< of both soups; none: the family's soup density
-};
-
 /// Measures one configuration; never throws for a failure of the experiment
 /// itself (it becomes status "failed" with the reason).
-ResultRecord bench(const ExperimentInfo& info, const Params& params, const BenchRequest& request);
+/// `params`: the configuration's, resolved against the experiment's axes.
+ResultRecord bench(const ExperimentInfo& info, const Params& params, const Configuration& config);
 
 } // namespace lifebench::harness

@@ -27,12 +27,4 @@ void require_supported(const ExperimentInfo& info, const Problem& problem, const
   }
 }
 
-Problem parse_problem(const std::string& spec) {
-  const RuleSpec parsed = parse_rule_spec(spec);
-  if (!parsed.shape) {
-    throw Error("problem '" + spec + "' has no bounded grid: add :T<w>,<h> (torus) or :P<w>,<h>");
-  }
-  return Problem{parsed.rule, *parsed.shape, parsed.boundary};
-}
-
 } // namespace lifebench::harness

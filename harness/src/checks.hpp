@@ -28,7 +28,4 @@ std::optional<std::string> unsupported_reason(const ExperimentInfo& info, const 
 /// Throws Error with the reason when the combination is unsupported.
 void require_supported(const ExperimentInfo& info, const Problem& problem, const Params& params);
 
-/// Parses a problem spec; it must name a bounded grid.
-Problem parse_problem(const std::string& spec);
-
 } // namespace lifebench::harness

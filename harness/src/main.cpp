@@ -5,6 +5,7 @@
 #include "conformance.hpp"
 #include "lifebench/build_info.hpp"
 #include "lifebench/cli.hpp"
+#include "lifebench/configuration.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/state_io.hpp"
 #include "verification.hpp"
@@ -16,7 +17,6 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -139,53 +139,7 @@ int main_with_errors(int argc, char** argv) {
       ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()));
 
   auto* bench_cmd = app.add_subcommand("bench", "Verify, then time one configuration");
-  std::string bench_problem;
-  std::string json_out;
-  BenchRequest bench_request;
-  bench_cmd->add_option("--param", pairs, "Parameter name=value (repeatable)");
-  bench_cmd->add_option("--problem", bench_problem, "Rule with bounded grid")->required();
-  bench_cmd->add_option("--generations", bench_request.generations, "Generations per repetition")
-      ->required()
-      ->check(whole_number(1, kMaxGenerations));
-  // At most a million, as a sweep file's repetitions and warmup.
-  statistics::StoppingRule& stopping = bench_request.stopping;
-  bench_cmd
-      ->add_option("--repetitions", stopping.min_repetitions,
-                   "Timed repetitions at least (more until the median's interval is narrow "
-                   "enough)")
-      ->capture_default_str()
-      ->check(whole_number(1, 1'000'000));
-  bench_cmd->add_option("--max-repetitions", stopping.max_repetitions, "Timed repetitions at most")
-      ->capture_default_str()
-      ->check(whole_number(1, 1'000'000));
-  bench_cmd
-      ->add_option("--target-rel-ci", stopping.target_rel_ci,
-                   "Stop when the median's 95 % interval's half-width is within this fraction "
-                   "of it")
-      ->capture_default_str()
-      ->check(open_fraction());
-  bench_cmd
-      ->add_option("--timing-budget-s", stopping.budget_s,
-                   "Begin no repetition past the minimum that would end after this many seconds "
-                   "of timing")
-      ->capture_default_str()
-      ->check(positive_seconds());
-  bench_cmd->add_option("--warmup", bench_request.warmup, "Untimed repetitions first")
-      ->check(whole_number(0, 1'000'000));
-  bench_cmd
-      ->add_option("--density", bench_request.density,
-                   "Initial soup density in (0, 1] (default: the family's)")
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            double density = 0;
-            std::istringstream in(text);
-            in >> density;
-            return in && in.eof() && density > 0 && density <= 1
-                       ? std::string()
-                       : "must be a number in (0, 1], not " + text;
-          },
-          "DENSITY in (0, 1]"));
-  bench_cmd->add_option("--json-out", json_out, "Result file")->required();
+  const ConfigurationOptions bench_options(*bench_cmd);
 
   if (const auto status = parse_command_line(app, argc, argv, "--help")) return *status;
 
@@ -204,14 +158,10 @@ int main_with_errors(int argc, char** argv) {
                           verify_shard);
   }
   require_optimised_build();
-  if (stopping.max_repetitions < stopping.min_repetitions) {
-    throw Error("--max-repetitions " + std::to_string(stopping.max_repetitions) +
-                " is below --repetitions " + std::to_string(stopping.min_repetitions));
-  }
-  const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
-  bench_request.problem = parse_problem(bench_problem);
-  const auto result = bench(info, params, bench_request);
-  write_file_atomically(json_out,
+  const Configuration configuration = bench_options.from_argv(info.name);
+  const Params params = configuration.resolved_params(info.axes);
+  const auto result = bench(info, params, configuration);
+  write_file_atomically(bench_options.json_out(),
                         [&](std::ostream& out) { out << result.to_json().dump(2) << "\n"; });
   return 0;
 }

@@ -81,8 +81,12 @@ FinalStateCheck check_final_state(Simulator& simulator, const Problem& problem,
 
 std::uint64_t verify_generations(const ExperimentInfo& info, const Params& params) {
   if (info.verify_generations) return info.verify_generations(params);
-  if (params.has("steps_per_launch")) {
-    return 2 * static_cast<std::uint64_t>(params.get_int("steps_per_launch")) + 1;
+  // Halo exchanges first: crossing two of them crosses the launches within them too.
+  for (const AxisRole role : {AxisRole::halo_steps, AxisRole::steps_per_launch}) {
+    if (const Axis* axis = axis_with_role(info.axes, role)) {
+      // Two whole exchanges (or launches) and a part of a third.
+      return 2 * static_cast<std::uint64_t>(params.get_int(axis->name)) + 1;
+    }
   }
   return 5;
 }

@@ -22,7 +22,8 @@ inline Axis folder_axis() {
   return {.name = "folder",
           .default_value = "temp",
           .allowed = {},
-          .description = "folder of the universe file; temp: the system's temporary folder"};
+          .description = "folder of the universe file; temp: the system's temporary folder",
+          .role = AxisRole::host_folder};
 }
 
 inline std::filesystem::path folder_of(const Params& params) {

@@ -44,7 +44,8 @@ inline std::vector<Axis> multistep_axes() {
       {"steps_per_launch",
        "8",
        {"1", "2", "4", "8", "16"},
-       "t, generations per launch; patches are (d-2t) x (d-2t)"}};
+       "t, generations per launch; patches are (d-2t) x (d-2t)",
+       AxisRole::steps_per_launch}};
 }
 
 /// Refusals of the multi-step kernels, beyond unsupported_layout().

@@ -165,7 +165,8 @@ inline ExperimentInfo strip_experiment(const StripTechnique& technique) {
        "16",
        {},
        "generations per launch, 1 ... 16 (also the rows of padding at each end of a "
-       "work-group); the blog's 16"},
+       "work-group); the blog's 16",
+       AxisRole::steps_per_launch},
       {"work_group",
        "256",
        {},

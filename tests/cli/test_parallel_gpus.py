@@ -1,7 +1,7 @@
 """lifebench bench --parallel-gpus N: one-GPU CUDA configurations run N at once, each with
-CUDA_VISIBLE_DEVICES naming its own GPU; configurations on the CPU, on several GPUs (axis
-gpus), through the host's disk (axis folder) or on OpenCL (whose platform may be the CPU)
-run alone."""
+CUDA_VISIBLE_DEVICES naming its own GPU; configurations on the CPU, on several GPUs (an axis
+of role gpu_count), through the host's disk (role host_folder) or on OpenCL (whose platform
+may be the CPU) run alone."""
 import json
 import os
 
@@ -41,7 +41,8 @@ class ParallelGpus(lbtest.CliTestCase):
         self.box.add_fake("host", backend="cpu")
         self.box.add_fake("opencl", backend="opencl")
         self.box.add_fake("spread", backend="cuda", axes=lbtest.FAKE_AXES + [
-            {"name": "gpus", "default": "1", "allowed": [], "description": "GPUs"}])
+            {"name": "gpus", "default": "1", "allowed": [], "description": "GPUs",
+             "role": "gpu_count"}])
 
     def bench(self, sweep, *args, env=None):
         path = self.box.write("sweep.toml", sweep)

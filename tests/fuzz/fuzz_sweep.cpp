@@ -36,12 +36,12 @@ Catalog fixed_catalog() {
 
 void check_configurations(const std::vector<SweepRun>& runs, const Catalog& catalog) {
   std::set<std::string> ids;
-  for (const Configuration& c : expand(runs, catalog)) {
+  for (const SweepConfiguration& c : expand(runs, catalog)) {
     fuzz::require(invalid_shape_reason(c.problem.shape) == std::nullopt, "an invalid shape");
-    fuzz::require(c.generations >= 1 && c.repetitions >= 1 && c.warmup >= 0,
+    fuzz::require(c.generations >= 1 && c.stopping.min_repetitions >= 1 && c.warmup >= 0,
                   "a count out of range");
     fuzz::require(c.time_limit_s > 0 && std::isfinite(c.time_limit_s), "a time limit not finite");
-    fuzz::require(ids.insert(c.config_id).second, "one configuration id twice");
+    fuzz::require(ids.insert(c.name()).second, "one configuration id twice");
   }
 }
 

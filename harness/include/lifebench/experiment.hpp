@@ -54,13 +54,32 @@ public:
   [[nodiscard]] virtual std::map<std::string, double> phase_seconds() const { return {}; }
 };
 
+/// What a parameter means to the harness, where it means something: the harness asks the
+/// axes for a role, never for a parameter by its name.
+enum class AxisRole {
+  none,
+  steps_per_launch, ///< generations one launch (or one pass over memory) advances
+  halo_steps,       ///< generations between halo exchanges, or passes over a universe file
+  gpu_count,        ///< the GPUs a configuration spreads over
+  host_folder,      ///< the folder on the host's disk its universe streams through
+};
+/// "steps_per_launch", "halo_steps", "gpu_count", "host_folder" ("" for none), as `describe`
+/// writes a role.
+std::string to_string(AxisRole role);
+/// The role a name gives (none for ""); throws Error on another name.
+AxisRole parse_axis_role(const std::string& name);
+
 /// A parameter of an experiment, spelled as in its source.
 struct Axis {
   std::string name;
   std::string default_value;
   std::vector<std::string> allowed; ///< empty: any value unsupported() accepts
   std::string description;
+  AxisRole role = AxisRole::none;
 };
+
+/// The first of `axes` that plays `role`, or null.
+const Axis* axis_with_role(const std::vector<Axis>& axes, AxisRole role);
 
 /// Parameter values by name, defaults filled in and checked against the axes.
 class Params {
@@ -94,8 +113,9 @@ struct ExperimentInfo {
   /// nothing.
   std::function<std::optional<std::string>(const Problem&, const Params&)> unsupported =
       [](const Problem&, const Params&) { return std::nullopt; };
-  /// Generations a verification runs so that it crosses every internal boundary;
-  /// the default is 2 * steps_per_launch + 1 when that parameter exists, else 5.
+  /// Generations a verification runs so that it crosses every internal boundary; the default
+  /// is 2 * X + 1 (two whole exchanges or launches and a part of a third) for the axis X of
+  /// role halo_steps, else of role steps_per_launch, else 5.
   std::function<std::uint64_t(const Params&)> verify_generations{};
   std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make;
   /// The second, optional contract, for experiments whose universe need not fit in memory
