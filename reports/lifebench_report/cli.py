@@ -140,7 +140,7 @@ def generate(
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import html, plots, table_page  # after the check: all need matplotlib
+    from . import downloads, glossary, html, plots, table_page  # after the check: matplotlib
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -160,6 +160,7 @@ def generate(
                 table_page.table_page(view, (plot, size) if size else None, generated),
                 encoding="utf-8",
             )
+            downloads.write(view, stage)
         shown = []
         for figure in figures:
             points = figure.points(runs)
@@ -171,18 +172,24 @@ def generate(
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
         size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
-        index = html.index_page(
-            runs,
-            views,
-            generated,
-            (html.THROUGHPUT_PNG, size) if size else None,
-            shown,
-            rooflines,
-            bounds,
-            copy_results(runs, stage) if site else None,
-            before_after(runs, before) if before is not None else None,
-        )
-        (stage / html.INDEX).write_text(index, encoding="utf-8")
+        pages = {
+            html.INDEX: html.index_page(
+                runs, views, generated,
+                before_after(runs, before) if before is not None else None,
+            ),
+            html.FIGURES: html.figures_page(
+                generated, (html.THROUGHPUT_PNG, size) if size else None, shown, rooflines
+            ),
+            html.RUNS: html.runs_page(
+                runs, generated, copy_results(runs, stage) if site else None
+            ),
+            html.CONFIGURATIONS: html.configurations_page(runs, views, generated, bounds),
+            glossary.GLOSSARY: html.page(
+                "lifebench report: glossary", glossary.glossary_body(), generated
+            ),
+        }
+        for name, text in pages.items():
+            (stage / name).write_text(text, encoding="utf-8")
 
     if not quiet:
         for run in runs:
