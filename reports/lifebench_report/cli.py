@@ -12,6 +12,7 @@ from .bounds import load_bounds
 from .compare import compare
 from .errors import ReportError
 from .figures import load_figures
+from .machines import slug
 from .output import copy_results, staged
 from .results import load_runs
 from .tables import load_tables
@@ -140,7 +141,7 @@ def generate(
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import downloads, glossary, html, plots, table_page  # after the check: matplotlib
+    from . import downloads, glossary, history, html, plots, table_page  # need matplotlib
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -172,6 +173,12 @@ def generate(
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
         size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
+        histories = history.histories(runs)
+        history_images = {}
+        for machine_history in histories:
+            image = f"history-{slug(machine_history.machine.name)}.png"
+            drawn = plots.history_plot(machine_history, stage / image)
+            history_images[machine_history.machine.name] = (image, drawn) if drawn else None
         pages = {
             html.INDEX: html.index_page(
                 runs, views, generated,
@@ -183,6 +190,7 @@ def generate(
             html.RUNS: html.runs_page(
                 runs, generated, copy_results(runs, stage) if site else None
             ),
+            html.HISTORY: html.history_page(histories, history_images, generated),
             html.CONFIGURATIONS: html.configurations_page(runs, views, generated, bounds),
             glossary.GLOSSARY: html.page(
                 "lifebench report: glossary", glossary.glossary_body(), generated

@@ -173,9 +173,11 @@ def label_html(label: str) -> str:
 
 # The site's pages beside the tables' own, in the order of the navigation bar.
 FIGURES, RUNS, CONFIGURATIONS = "figures.html", "runs.html", "configurations.html"
+HISTORY = "history.html"
 NAV = (
     (INDEX, "tables"),
     (FIGURES, "figures"),
+    (HISTORY, "history"),
     (RUNS, "runs"),
     (CONFIGURATIONS, "configurations"),
     (GLOSSARY, "glossary"),
@@ -399,6 +401,57 @@ def runs_page(runs: list[Run], generated: str, data: dict[int, str] | None = Non
     for run in runs:
         body.append(_run_section(run, (data or {}).get(id(run))))
     return page("lifebench report: runs", "\n".join(body), generated)
+
+
+def history_page(histories, images: dict[str, Image | None], generated: str) -> str:
+    """Each machine's headline configurations over commits (history.py); `images`: each
+    machine's figure by machine name (None: nothing to draw)."""
+    body = [
+        "<h1>History over commits</h1>",
+        '<p class="lead">For each machine, each experiment\'s headline configuration (of its '
+        f"configurations tied to a published table cell, the one measured and "
+        f"{term('verified', 'verified')} at the most commits) at each commit measured on it, "
+        "oldest first (commits ordered by the start of their first results folder), with the "
+        "95 % interval of its median as a band; a step whose intervals do not overlap the "
+        "commit before is beyond the noise, marked &#9650; up or &#9660; down. Give the report "
+        "the results folders of several commits of a machine to see one.</p>",
+    ]
+    for history in histories:
+        machine = history.machine
+        commits = ", ".join(f"{esc(c.label)} ({len(c.runs)} folder"
+                            f"{'s' if len(c.runs) != 1 else ''})" for c in history.commits)
+        body.append(f'<h2 data-history="{esc(machine.name)}" data-commits="'
+                    f'{len(history.commits)}">{esc(machine.label)}</h2>')
+        body.append(f'<p class="lead">{len(history.commits)} '
+                    f"commit{'s' if len(history.commits) != 1 else ''}: {commits}</p>")
+        image = images.get(machine.name)
+        if image is None:
+            body.append('<p class="why">Nothing to draw: no configuration was measured at two '
+                        "commits of this machine.</p>")
+            continue
+        body.append(img(image, f"headline configurations over commits on {machine.label}"))
+        rows = []
+        for series in history.series:
+            steps = "; ".join(
+                f"{'up' if p.step == 'up' else 'down'} at {esc(p.run.commit.split(',')[0])}: "
+                f"{fmt3(p.rate / before.rate)}&times;"
+                for before, p in zip(series.points, series.points[1:]) if p.step
+            )
+            rows.append(
+                f'<tr data-series="{esc(series.experiment)}" data-steps="'
+                f'{len(series.steps)}"><td>{esc(series.experiment)}</td>'
+                f"<td><code>{esc(series.config_id)}</code></td>"
+                f'<td class="n">{len(series.points)}</td>'
+                f'<td class="n">{fmt3(series.points[-1].rate / 1e9)}</td>'
+                f"<td>{steps or '&ndash;'}</td></tr>"
+            )
+        body.append(
+            '<table class="list">'
+            + _head("experiment", "headline configuration", "commits",
+                    "newest, 10<sup>9</sup> updates/s", "steps beyond the noise")
+            + "".join(rows) + "</table>"
+        )
+    return page("lifebench report: history", "\n".join(body), generated)
 
 
 def configurations_page(

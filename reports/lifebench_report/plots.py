@@ -411,3 +411,43 @@ def _roofline_panel(ax, text: tuple[str, str], points, ceilings: dict[str, float
     ax.set_title(_wrapped(title, 36), fontsize=9)
     ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7, frameon=False)
+
+
+def history_plot(history, path: Path) -> tuple[int, int] | None:
+    """One machine's history (history.MachineHistory): a small panel per experiment, its
+    headline configuration's rate at each commit with the interval as a band, a step beyond
+    the noise marked (up green, down red); None (no file) without a series."""
+    if not history.series:
+        return None
+    columns = 3
+    rows = -(-len(history.series) // columns)
+    plt = _pyplot()
+    fig, axes = plt.subplots(rows, columns, figsize=(WIDTH_IN, 2.3 * rows + 0.4),
+                             layout="constrained", squeeze=False)
+    labels = [commit.label for commit in history.commits]
+    place = {id(run): i for i, commit in enumerate(history.commits) for run in commit.runs}
+    for ax, series in zip(axes.flat, history.series):
+        xs = [place[id(p.run)] for p in series.points]
+        giga = 1e9  # 10^9 updates/s, the unit of the configurations' list
+        ax.fill_between(xs, [p.low / giga for p in series.points],
+                        [p.high / giga for p in series.points], color=MEASURED_COLOUR,
+                        alpha=0.25, linewidth=0)
+        ax.plot(xs, [p.rate / giga for p in series.points], "-o", color=MEASURED_COLOUR,
+                markersize=4)
+        for x, p in zip(xs, series.points):
+            if p.step:
+                up = p.step == "up"
+                ax.plot([x], [p.rate / giga], "^" if up else "v",
+                        color="#17693a" if up else "#a8221b", markersize=10)
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        ax.set_title(_short(series.experiment, 40), fontsize=9)
+        ax.set_xticks(range(len(labels)), [_safe(label) for label in labels], fontsize=7,
+                      rotation=30, ha="right")
+        ax.set_xlim(-0.5, len(labels) - 0.5)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(True, color="#dddddd", linewidth=0.8)
+    for ax in list(axes.flat)[len(history.series):]:
+        ax.set_visible(False)
+    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label} (band: the "
+                       "median's interval; \u25b2\u25bc a step beyond it)"), fontsize=10)
+    return _save(fig, path)

@@ -1571,6 +1571,55 @@ class OneRunTest(TempDir):
                          [("naive on alpha", 20.0), ("naive on beta", 50.0)])
 
 
+class HistoryTest(TempDir):
+    """Issue 38: a machine's headline configurations over commits, with their noise band and
+    the steps beyond it."""
+
+    def commit(self, n: int, rate: float, half_width: float, extra: list | None = None) -> Path:
+        item = synthetic.result("cpu-bpbc", rate=rate, tie=("CPU", "SINGLE-WORD"))
+        median = item["timing"]["median_s"]
+        item["timing"]["median_ci"] = {"level": 0.95, "low_s": median * (1 - half_width),
+                                       "high_s": median * (1 + half_width)}
+        return OneRunTest.folder(self, f"c{n}", [item] + (extra or []), "alpha",
+                                 commit=str(n) * 40, started=f"2026-11-2{n}T10:00:00Z")
+
+    def test_three_commits_in_order_with_a_step_beyond_the_noise(self):
+        from lifebench_report import history
+
+        untied = synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"})
+        # Given newest first: the order is the folders' start times.
+        folders = [self.commit(3, 2.4e9, 0.01), self.commit(2, 2.02e9, 0.01, [untied]),
+                   self.commit(1, 2.0e9, 0.01)]
+        runs = results.load_runs(folders)
+        (alpha,) = history.histories(runs)
+        self.assertEqual([c.label for c in alpha.commits], ["1111111", "2222222", "3333333"])
+        (series,) = alpha.series
+        self.assertEqual(series.experiment, "cpu-bpbc")
+        self.assertEqual([p.step for p in series.points], ["", "", "up"])  # 1 % noise: 2.0 ~ 2.02
+        self.assertLess(series.points[0].low, 2.0e9)
+        self.assertGreater(series.points[0].high, 2.0e9)
+        self.assertNotIn("double", series.config_id)  # the tied configuration, not the fastest
+
+        out = self.tmp / "report"
+        proc = run_generator(*[a for f in folders for a in ("--results", f)], "--tables", TABLES,
+                             "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        page = dom.parse((out / "history.html").read_text())
+        heading = page.find("h2", data_history="alpha")
+        self.assertEqual(heading.attrs["data-commits"], "3")
+        self.assertEqual(page.find("tr", data_series="cpu-bpbc").attrs["data-steps"], "1")
+        self.assertIn("up at 333333333: 1.19", " ".join(page.text.split()))
+        self.assertTrue((out / "history-alpha.png").is_file())
+
+    def test_one_commit_draws_nothing(self):
+        out = self.tmp / "report"
+        proc = run_generator("--results", self.commit(1, 2e9, 0.01), "--tables", TABLES,
+                             "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("Nothing to draw", (out / "history.html").read_text())
+        self.assertFalse(list(out.glob("history-*.png")))
+
+
 class FiguresTest(TempDir):
     def write_figure(self, text: str, name: str = "f.toml") -> Path:
         folder = self.tmp / "plots"
