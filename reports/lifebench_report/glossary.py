@@ -24,14 +24,17 @@ TERMS: list[tuple[str, str, str]] = [
      "A cell shows the best verified configuration tied to it that ran the cell's problem; "
      "tied runs of other problems are listed under the cell, never compared."),
     ("verified", "verified",
-     "Before it was timed, the configuration's simulator ran the timed problem and its cells "
-     "were compared one by one with the reference simulator's: every cell agreed."),
+     "Before it was timed, the configuration ran a soup of its problem (capped at 2<sup>22</sup> "
+     "cells) and every cell was compared with the reference simulator's: all agreed, on the "
+     "timed problem itself (the capped problem is the timed one, or the timed run's final "
+     "state was checked too)."),
     ("verified-small", "verified small",
-     "As verified, on a smaller problem of the same rule and boundary (the timed one would "
-     "take the reference simulator too long); the size is in the mark's title."),
+     "As verified, on the capped problem only: it is smaller than the timed one, whose final "
+     "state is too large for the reference to check; its size is in the mark's title."),
     ("final", "final \u2713",
-     "The timed run's own last state was checked as well (against the reference's, or its "
-     "population and hash where that is recorded)."),
+     "The timed simulator's own state, after the warmup and every repetition, was downloaded "
+     "and compared with the reference's from the same soup (where the reference's work stays "
+     "small: at most 2<sup>32</sup> cell-generations)."),
     ("conformance", "conformance test",
      "Each experiment's CTest test that runs it on small universes of every shape, rule and "
      "boundary it accepts and compares every cell with the reference simulator; the sweeps "
@@ -52,13 +55,14 @@ TERMS: list[tuple[str, str, str]] = [
      "Measured / published divided by how many times the published device's ceiling ours is, "
      "for the experiment's bound: the techniques compared as if on equal hardware."),
     ("halo-steps", "halo_steps",
-     "cuda-outofcore's parameter: the generations each pass over the universe file advances. "
-     "A sub-universe read with a halo that many cells wide can advance that many generations "
-     "on its own before it is written back."),
+     "cuda-outofcore's parameter T: the generations one pass over the universe file advances. "
+     "Each sub-universe is read with T rows above and below (and T/64 words left and right) of "
+     "halo, so that it can advance T generations on its own before it is written back."),
     ("skewed", "skewed bands",
-     "cuda-outofcore's other scheme: the universe is cut into bands of rows whose boundaries "
-     "move by one row each generation (a trapezoid in space and time), so that a band needs "
-     "no halo re-read and each pass advances many generations."),
+     "cuda-outofcore's other scheme (<code>scheme=skewed</code>): bands of whole rows read "
+     "with no halo; a band's window moves up one row a generation, and the rows it needs from "
+     "above come from the band before it through a buffer on the GPU, so that no cell is "
+     "read twice and only the first band's prelude is computed twice."),
     ("sub-universes", "sub-universes",
      "The pieces (rows \u00d7 columns) a universe too large for memory is cut into; each is "
      "read from the universe file (<code>.lbu</code>), advanced and written back."),

@@ -100,6 +100,9 @@ tr.status-unsupported td.status, tr.status-unavailable td.status { color: var(--
 td.v-failed { color: var(--fail); font-weight: 600; } td.v-passed { color: var(--ok); }
 table.list td, table.configs td { font-size: 0.88rem; }
 table.configs td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.configs { width: 100%; }
+table.configs td:last-child, table.configs td code { overflow-wrap: anywhere; }
+table.configs td, table.configs th { font-size: 0.82rem; padding: 0.25rem 0.4rem; }
 table.configs tr.chosen td { background: #f3f7fb; }
 .warnings { background: var(--warn-bg); border-left: 4px solid var(--warn);
   padding: 0.4rem 0.8rem; margin: 0.6rem 0; }
@@ -368,7 +371,14 @@ def figures_page(
 ) -> str:
     """Every figure: `figures`, each figure file with its number of points and its image
     (None: no data, not drawn); `rooflines`: (family, image or None)."""
-    body = ["<h1>Figures</h1>", "<h2>Throughput against grid size</h2>"]
+    body = [
+        "<h1>Figures</h1>",
+        '<p class="lead">Verified results only, the newest run of each machine. Terms the '
+        f"figures use: {term('halo-steps', 'halo_steps')}, {term('skewed', 'skewed bands')}, "
+        f"{term('sub-universes', 'sub-universes')} (out-of-core), {term('lop3', 'LOP3')}, "
+        f"{term('sass', 'SASS')} and {term('bound', 'bounds')} (rooflines).</p>",
+        "<h2>Throughput against grid size</h2>",
+    ]
     if throughput:
         body.append(img(throughput, "cell updates per second against grid size, per experiment"))
     else:
@@ -394,7 +404,12 @@ def figures_page(
 def runs_page(runs: list[Run], generated: str, data: dict[int, str] | None = None) -> str:
     """Each results folder: its machine, build, host and experiments; `data`: in a static
     site, the folder (relative) each run's results were copied to, by id of the run."""
-    body = ["<h1>Runs</h1>", f'<p class="lead">{_env_line(runs)}</p>']
+    body = [
+        "<h1>Runs</h1>",
+        f'<p class="lead">Each results folder is one {term("run", "run")}: one commit on one '
+        f'{term("machine", "machine")} (a name marked (derived) is the report\'s).</p>',
+        f'<p class="lead">{_env_line(runs)}</p>',
+    ]
     for run in runs:
         if run.warnings:
             body.append(warnings([f"{run.label}: {w}" for w in run.warnings]))
@@ -638,8 +653,9 @@ def configs(
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"
         "<th>problem</th><th>generations</th><th>status</th><th>10<sup>9</sup> cell updates/s</th>"
-        "<th>measured on</th><th>fraction of bound</th>"
-        "<th>verification</th><th>table cell</th><th>reason</th>"
+        f"<th>measured on</th><th>{term('bound', 'fraction of bound')}</th>"
+        f"<th>{term('verified', 'verification')}</th><th>{term('tie', 'table cell')}</th>"
+        "<th>reason</th>"
     )
     rows = []
     for r in results:
@@ -665,7 +681,10 @@ def configs(
         row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
         on = f"{esc(r.device_label)} on {esc(r.run.machine.label)}" if r.status == "ok" else ""
         how = checked(r)
-        run = f"{esc(r.run.label)}<br><small>{esc(r.run.commit)}</small>"
+        # The commit short, the source tree's hash in the title: the column stays narrow.
+        commit = r.run.commit.split(",")[0]
+        run = f'{esc(r.run.label)}<br><small title="{esc(r.run.commit)}">{esc(commit)}</small>'
+
         rows.append(
             f'<tr class="{row_cls}" id="{esc(r.anchor)}" data-config="{esc(r.config_id)}">'
             + (f"<td>{run}</td>" if show_run else "")
@@ -674,8 +693,10 @@ def configs(
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f"<td>{on}</td>{_fraction_td(r, bounds)}"
-            f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
-            + (f'<span class="why">{esc(how.title)}</span>' if how else "")
+            # How it was verified on hover; a failure's first difference stays in sight.
+            f'<td class="v-{esc(r.verification)}"'
+            + (f' title="{esc(how.title)}">{esc(how.mark)}' if how else
+               f">{esc(r.verification.replace('_', ' '))}")
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")
             + f"</td><td>{'<br>'.join(cells) or '&ndash;'}</td><td>{reason}</td></tr>"
         )
@@ -696,10 +717,11 @@ def _fraction_td(result: Result, bounds: dict[str, Kind] | None) -> str:
             f'<td data-fraction="" title="{esc(e)}">{kind.name} '
             '<span class="why">not recorded</span></td>'
         )
+    allowed = (f"of {fmt3(share.allowed / 1e9)} x 10^9/s that the bound allows at "
+               f"{fmt3(share.cost)} {kind.per_update}")
     return (
-        f'<td class="n" data-fraction="{fmt3(share.value)}">{kind.name} '
-        f"{fmt3(100 * share.value)} %<span class=\"why\">of {fmt3(share.allowed / 1e9)} "
-        f"&times; 10<sup>9</sup>/s at {fmt3(share.cost)} {kind.per_update}</span></td>"
+        f'<td class="n" data-fraction="{fmt3(share.value)}" title="{esc(allowed)}">{kind.name} '
+        f"{fmt3(100 * share.value)} %</td>"
     )
 
 

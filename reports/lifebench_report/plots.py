@@ -448,6 +448,7 @@ def history_plot(history, path: Path) -> tuple[int, int] | None:
         ax.grid(True, color="#dddddd", linewidth=0.8)
     for ax in list(axes.flat)[len(history.series):]:
         ax.set_visible(False)
-    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label} (band: the "
-                       "median's interval; \u25b2\u25bc a step beyond it)"), fontsize=10)
+    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label} "
+                       "(band: the median's interval; \u25b2\u25bc a step beyond it)"),
+                 fontsize=10)
     return _save(fig, path)

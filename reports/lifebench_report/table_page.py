@@ -157,17 +157,20 @@ def _unit_facts(t: Table) -> str:
         [
             ("unit", label_html(t.label)),
             ("ratio", f"measured / published; {better}"),
-            ("normalised", NORMALISED_SENTENCE),
+            ("normalised", f"{NORMALISED_SENTENCE} ({term('normalised', 'glossary')})"),
             (
                 "verification",
-                "each measured number was verified against the reference simulator before it "
-                "was timed, on the timed problem itself or on a smaller one (its mark says "
-                "which); no number is shown otherwise",
+                f"each measured number was {term('verified', 'verified')} against the reference "
+                "simulator before it was timed, on the timed problem itself or on a "
+                f"{term('verified-small', 'smaller one')} (its mark says which); no number is "
+                "shown otherwise",
             ),
             (
                 "runs",
-                "one grid per machine; a cell is the newest run of that machine that measured "
-                "it (never the best across runs), the best of that run's configurations",
+                f"one grid per {term('machine', 'machine')}; a cell is the newest "
+                f"{term('run', 'run')} of that machine that measured it (never the best across "
+                "runs), the best of that run's configurations; its configurations are "
+                f"{term('tie', 'tied')} to it in their sweep files",
             ),
         ]
     )
@@ -407,22 +410,24 @@ DERIVED = "a ratio of two measurements: nothing to normalise"
 LEGEND = (
     '<p class="legend">Measured cells:'
     + "".join(
-        f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
-        for status, badge, text in (
-            (PASSED, "verified", "the timed problem itself verified, then timed"),
+        term(anchor, f'<span class="badge b-{status}">{badge}</span>') + esc(text)
+        if anchor else f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
+        for status, badge, text, anchor in (
+            (PASSED, "verified", "the timed problem itself verified, then timed", "verified"),
             (f"{PASSED} smaller", "verified small",
-             "a smaller problem verified (its size in the title), then the timed problem timed"),
-            (PASSED, "final \u2713", "the timed run's own final state checked too"),
-            ("failed", BADGE["failed"], "failed (verification or run)"),
-            ("unverified", BADGE["unverified"], "timed without verification"),
-            ("not_run", BADGE["not_run"], "no result of this problem: why is given"),
+             "a smaller problem verified (its size in the title), then the timed problem timed",
+             "verified-small"),
+            (PASSED, "final \u2713", "the timed run's own final state checked too", "final"),
+            ("failed", BADGE["failed"], "failed (verification or run)", None),
+            ("unverified", BADGE["unverified"], "timed without verification", None),
+            ("not_run", BADGE["not_run"], "no result of this problem: why is given", None),
         )
     )
-    + "<br>Noise beside each number: <strong>\u00b1</strong> half the interval of the median "
-    "time, <strong>\u2195</strong> half the fastest-to-slowest range of the repetitions where "
-    "no interval is recorded (relative to the median; the number of repetitions in its "
-    "title). Each number links to its configuration below; its title names the machine, "
-    "folder and commit; a cell's details fold out below it. Terms: "
+    + f"<br>{term('noise', 'Noise')} beside each number: <strong>\u00b1</strong> half the "
+    "interval of the median time, <strong>\u2195</strong> half the fastest-to-slowest range "
+    "of the repetitions where no interval is recorded (relative to the median; the number of "
+    "repetitions in its title). Each number links to its configuration below; its title names "
+    "the machine, folder and commit; a cell's details fold out below it. Terms: "
     '<a href="glossary.html">glossary</a>.</p>'
 )
 

@@ -1084,7 +1084,8 @@ class ReportTest(TempDir):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         index = dom.parse((out / "index.html").read_text())
         stems = sorted(p.stem for p in TABLES.glob("*.toml"))
-        rows = {tr.attrs["data-table"]: tr for tr in index.find_all("tr") if "data-table" in tr.attrs}
+        rows = {tr.attrs["data-table"]: tr for tr in index.find_all("tr")
+                if "data-table" in tr.attrs}
         self.assertEqual(sorted(rows), stems)  # one line per table, nothing else tabled there
         self.assertIsNone(index.find("table", cls="configs"))
         self.assertIsNone(index.find("img"))
@@ -1207,6 +1208,7 @@ class ReportTest(TempDir):
         for page in pages:
             text = page.read_text()
             self.assertNotIn(str(self.tmp), text, page.name)
+            self.assertNotIn("**", text, page.name)  # no raw markdown (the Bound line's)
             for node in dom.parse(text).iter():
                 for attr in ("href", "src"):
                     link = node.attrs.get(attr)
