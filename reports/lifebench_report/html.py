@@ -116,6 +116,7 @@ img.plot { display: block; border: 1px solid var(--line); width: 100%; max-width
   height: auto; margin-top: 0.5rem; }
 table.dashboard td { font-size: 0.92rem; vertical-align: middle; }
 table.dashboard td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.dashboard td.machines { white-space: nowrap; font-size: 0.82rem; }
 table.dashboard td.passed { background: var(--ok-bg); }
 table.dashboard td.not_run { background: var(--none-bg); }
 table.dashboard td.failed { background: var(--fail-bg); }
@@ -325,7 +326,7 @@ def dashboard(views: list[TableView]) -> str:
             f"<td>{short_citation(t.source)}, {esc(t.source['table'])}</td>"
             f'<td class="n {status}" title="{esc(others)}">{counts[PASSED]} of {total}</td>'
             f"{_best_td(view)}"
-            f"<td>{'<br>'.join(esc(m) for m in machines) or '&ndash;'}</td>"
+            f"<td class=\"machines\">{'<br>'.join(esc(m) for m in machines) or '&ndash;'}</td>"
             f'<td class="downloads"><a href="{esc(t.stem)}.csv">CSV</a>'
             f'<a href="{esc(t.stem)}.json">JSON</a></td></tr>'
         )

@@ -1124,10 +1124,12 @@ class ReportTest(TempDir):
                     self.assertTrue(record["config_id"], record)
 
     def test_measured_headers_keep_the_technique_and_replace_only_a_device(self):
-        proc, out = self.generate_standard()
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        root = dom.parse((out / "fujita2017-table1.html").read_text())
-        rows = [th.text for th in root.find("table", id="measured").find_all("th", cls="row")]
+        standard = compare.compare(
+            tables.load_table(TABLES / "fujita2017-table1.toml"),
+            results.load_runs([synthetic.standard_run(self.tmp / "results")]),
+        )
+        root = dom.parse(table_page._grid(standard, standard.grids[0], "measured", ""))
+        rows = [th.text for th in root.find_all("th", cls="row")]
         self.assertTrue(rows[0].startswith(synthetic.CPU), rows)  # "CPU": a published device
         blog = synthetic.write_run(self.tmp / "blog", [
             synthetic.result(
@@ -1614,12 +1616,13 @@ class HistoryTest(TempDir):
         self.assertTrue((out / "history-alpha.png").is_file())
 
     def test_one_commit_draws_nothing(self):
-        out = self.tmp / "report"
-        proc = run_generator("--results", self.commit(1, 2e9, 0.01), "--tables", TABLES,
-                             "--out", out)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("Nothing to draw", (out / "history.html").read_text())
-        self.assertFalse(list(out.glob("history-*.png")))
+        from lifebench_report import history, html, plots
+
+        histories = history.histories(results.load_runs([self.commit(1, 2e9, 0.01)]))
+        self.assertIsNone(plots.history_plot(histories[0], self.tmp / "history.png"))
+        self.assertFalse((self.tmp / "history.png").exists())
+        page = html.history_page(histories, {"alpha": None}, "now")
+        self.assertIn("Nothing to draw", page)
 
 
 class FiguresTest(TempDir):
