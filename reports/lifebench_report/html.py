@@ -79,7 +79,7 @@ table.grid td.measured { max-width: 17rem; }
 td .unit { color: var(--muted); font-size: 0.8em; margin-left: 0.2em; }
 .badge { display: inline-block; border-radius: 0.7rem; padding: 0 0.5rem; font-size: 0.75rem;
          font-weight: 600; margin-left: 0.35rem; white-space: nowrap; }
-.why, .note { display: block; text-align: left; font-size: 0.78rem; color: var(--muted);
+.why { display: block; text-align: left; font-size: 0.78rem; color: var(--muted);
   margin-top: 0.15rem; }
 td.passed { background: var(--ok-bg); } td.passed .badge { background: var(--ok);
   color: #ffffff; }
@@ -129,15 +129,8 @@ details.cell ul { margin: 0; padding-left: 1rem; }
 .downloads a { margin-right: 0.5rem; }
 pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow: auto;
   margin: 0.2rem 0 0; }
-.where { display: block; text-align: left; font-size: 0.78rem; color: #2c4a6e;
-  margin-top: 0.15rem; }
 .original { display: block; text-align: left; font-size: 0.78rem; margin-top: 0.25rem;
   padding: 0.1rem 0.3rem; background: #ffffff; border-left: 3px solid #6a3d9a; }
-.others { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.3rem;
-  border-top: 1px dashed #aab2bf; padding-top: 0.15rem; }
-.others ul { margin: 0; padding-left: 1rem; }
-.others summary { cursor: pointer; }
-.others small { display: inline; color: var(--muted); }
 .spread { font-size: 0.78rem; color: var(--muted); margin-left: 0.25rem; white-space: nowrap; }
 a.num { color: inherit; text-decoration: none; border-bottom: 1px dotted #8a93a1; }
 td.passed .badge.smaller, .legend .badge.smaller { background: #5f9e78; }
