@@ -12,6 +12,7 @@ from .bounds import load_bounds
 from .compare import compare
 from .errors import ReportError
 from .figures import load_figures
+from .machines import slug
 from .output import copy_results, staged
 from .results import load_runs
 from .tables import load_tables
@@ -140,7 +141,7 @@ def generate(
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import html, plots, table_page  # after the check: all need matplotlib
+    from . import downloads, glossary, history, html, plots, table_page  # need matplotlib
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -160,6 +161,7 @@ def generate(
                 table_page.table_page(view, (plot, size) if size else None, generated),
                 encoding="utf-8",
             )
+            downloads.write(view, stage)
         shown = []
         for figure in figures:
             points = figure.points(runs)
@@ -171,18 +173,31 @@ def generate(
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
         size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
-        index = html.index_page(
-            runs,
-            views,
-            generated,
-            (html.THROUGHPUT_PNG, size) if size else None,
-            shown,
-            rooflines,
-            bounds,
-            copy_results(runs, stage) if site else None,
-            before_after(runs, before) if before is not None else None,
-        )
-        (stage / html.INDEX).write_text(index, encoding="utf-8")
+        histories = history.histories(runs)
+        history_images = {}
+        for machine_history in histories:
+            image = f"history-{slug(machine_history.machine.name)}.png"
+            drawn = plots.history_plot(machine_history, stage / image)
+            history_images[machine_history.machine.name] = (image, drawn) if drawn else None
+        pages = {
+            html.INDEX: html.index_page(
+                runs, views, generated,
+                before_after(runs, before) if before is not None else None,
+            ),
+            html.FIGURES: html.figures_page(
+                generated, (html.THROUGHPUT_PNG, size) if size else None, shown, rooflines
+            ),
+            html.RUNS: html.runs_page(
+                runs, generated, copy_results(runs, stage) if site else None
+            ),
+            html.HISTORY: html.history_page(histories, history_images, generated),
+            html.CONFIGURATIONS: html.configurations_page(runs, views, generated, bounds),
+            glossary.GLOSSARY: html.page(
+                "lifebench report: glossary", glossary.glossary_body(), generated
+            ),
+        }
+        for name, text in pages.items():
+            (stage / name).write_text(text, encoding="utf-8")
 
     if not quiet:
         for run in runs:

@@ -68,7 +68,8 @@ class Figure:
 
     @property
     def y_label(self) -> str:
-        return f"speed-up over {self.baseline}" if self.baseline else self.label
+        # A ratio, not always a speed-up: an out-of-core run over the in-memory one is a fraction.
+        return f"rate ÷ {self.baseline}'s rate" if self.baseline else self.label
 
     def matches(self, result: Result) -> bool:
         """Whether a result is selected (its experiment, problem and parameters)."""

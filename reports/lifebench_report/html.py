@@ -22,9 +22,10 @@ from .bounds import Kind, fraction
 from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
 from .evidence import checked, spread
 from .figures import Figure
+from .glossary import GLOSSARY, term
 from .results import Result, Run, Tie
 from .tables import Table
-from .units import NotConvertible, fmt3
+from .units import UNITS, NotConvertible, fmt3
 
 INDEX = "index.html"
 THROUGHPUT_PNG = "throughput.png"
@@ -43,9 +44,11 @@ CSS = """
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
        color: var(--ink); background: #ffffff; }
 header.top { background: #26303f; color: #ffffff; padding: 0.6rem 1.5rem; font-size: 0.95rem; }
-header.top a { color: #ffffff; font-weight: 600; text-decoration: none; }
-header.top span { color: #c9d1dc; margin-left: 1rem; }
-main { padding: 0.5rem 1.5rem 2rem; max-width: 1500px; }
+header.top .brand { font-weight: 600; margin-right: 1.5rem; }
+header.top nav { display: inline; }
+header.top nav a { color: #c9d1dc; text-decoration: none; margin-right: 1.1rem; }
+header.top nav a:hover { color: #ffffff; text-decoration: underline; }
+main { padding: 0.5rem 1.5rem 2rem; }
 footer { color: var(--muted); font-size: 0.8rem; padding: 1rem 1.5rem;
   border-top: 1px solid var(--line); }
 h1 { font-size: 1.55rem; margin: 1rem 0 0.3rem; }
@@ -76,7 +79,7 @@ table.grid td.measured { max-width: 17rem; }
 td .unit { color: var(--muted); font-size: 0.8em; margin-left: 0.2em; }
 .badge { display: inline-block; border-radius: 0.7rem; padding: 0 0.5rem; font-size: 0.75rem;
          font-weight: 600; margin-left: 0.35rem; white-space: nowrap; }
-.why, .note { display: block; text-align: left; font-size: 0.78rem; color: var(--muted);
+.why { display: block; text-align: left; font-size: 0.78rem; color: var(--muted);
   margin-top: 0.15rem; }
 td.passed { background: var(--ok-bg); } td.passed .badge { background: var(--ok);
   color: #ffffff; }
@@ -97,6 +100,9 @@ tr.status-unsupported td.status, tr.status-unavailable td.status { color: var(--
 td.v-failed { color: var(--fail); font-weight: 600; } td.v-passed { color: var(--ok); }
 table.list td, table.configs td { font-size: 0.88rem; }
 table.configs td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.configs { width: 100%; }
+table.configs td:last-child, table.configs td code { overflow-wrap: anywhere; }
+table.configs td, table.configs th { font-size: 0.82rem; padding: 0.25rem 0.4rem; }
 table.configs tr.chosen td { background: #f3f7fb; }
 .warnings { background: var(--warn-bg); border-left: 4px solid var(--warn);
   padding: 0.4rem 0.8rem; margin: 0.6rem 0; }
@@ -106,19 +112,25 @@ table.configs tr.chosen td { background: #f3f7fb; }
   .legend .b-failed { background: var(--fail); color: #fff; }
 .legend .b-unverified { background: var(--warn); color: #fff; }
   .legend .b-not_run { background: #8a93a1; color: #fff; }
-img.plot { display: block; border: 1px solid var(--line); max-width: 100%; height: auto;
-  margin-top: 0.5rem; }
+img.plot { display: block; border: 1px solid var(--line); width: 100%; max-width: 1600px;
+  height: auto; margin-top: 0.5rem; }
+table.dashboard td { font-size: 0.92rem; vertical-align: middle; }
+table.dashboard td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.dashboard td.machines { white-space: nowrap; font-size: 0.82rem; }
+table.dashboard td.passed { background: var(--ok-bg); }
+table.dashboard td.not_run { background: var(--none-bg); }
+table.dashboard td.failed { background: var(--fail-bg); }
+a.term { color: inherit; text-decoration: underline dotted #8a93a1; }
+dl.glossary dt { font-weight: 600; margin-top: 0.8rem; }
+dl.glossary dd { margin: 0.2rem 0 0 1.5rem; max-width: 60rem; }
+details.cell { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.2rem; }
+details.cell summary { cursor: pointer; }
+details.cell ul { margin: 0; padding-left: 1rem; }
+.downloads a { margin-right: 0.5rem; }
 pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow: auto;
   margin: 0.2rem 0 0; }
-.where { display: block; text-align: left; font-size: 0.78rem; color: #2c4a6e;
-  margin-top: 0.15rem; }
 .original { display: block; text-align: left; font-size: 0.78rem; margin-top: 0.25rem;
   padding: 0.1rem 0.3rem; background: #ffffff; border-left: 3px solid #6a3d9a; }
-.others { text-align: left; font-size: 0.75rem; color: var(--muted); margin-top: 0.3rem;
-  border-top: 1px dashed #aab2bf; padding-top: 0.15rem; }
-.others ul { margin: 0; padding-left: 1rem; }
-.others summary { cursor: pointer; }
-.others small { display: inline; color: var(--muted); }
 .spread { font-size: 0.78rem; color: var(--muted); margin-left: 0.25rem; white-space: nowrap; }
 a.num { color: inherit; text-decoration: none; border-bottom: 1px dotted #8a93a1; }
 td.passed .badge.smaller, .legend .badge.smaller { background: #5f9e78; }
@@ -156,7 +168,21 @@ def label_html(label: str) -> str:
     return re.sub(r"\^(-?[0-9]+)", r"<sup>\1</sup>", esc(label))
 
 
+# The site's pages beside the tables' own, in the order of the navigation bar.
+FIGURES, RUNS, CONFIGURATIONS = "figures.html", "runs.html", "configurations.html"
+HISTORY = "history.html"
+NAV = (
+    (INDEX, "tables"),
+    (FIGURES, "figures"),
+    (HISTORY, "history"),
+    (RUNS, "runs"),
+    (CONFIGURATIONS, "configurations"),
+    (GLOSSARY, "glossary"),
+)
+
+
 def page(title: str, body: str, generated: str) -> str:
+    nav = "".join(f'<a href="{href}">{name}</a>' for href, name in NAV)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -168,8 +194,7 @@ def page(title: str, body: str, generated: str) -> str:
 <style>{CSS}</style>
 </head>
 <body>
-<header class="top"><a href="{INDEX}">lifebench report</a>
-<span>published tables beside this run's measurements</span></header>
+<header class="top"><span class="brand">lifebench report</span><nav>{nav}</nav></header>
 <main>
 {body}
 </main>
@@ -178,6 +203,37 @@ Numbers have three significant digits.</footer>
 </body>
 </html>
 """
+
+
+def citation(source: dict[str, str]) -> str:
+    """The table's source as a reader cites it: authors: title, venue, year, link; the
+    seed's file name only as the title of its glossary link."""
+    work = ", ".join(
+        text
+        for text in (
+            f"<cite>{esc(source['title'])}</cite>" if "title" in source else "",
+            esc(source.get("venue", "")),
+            esc(source.get("year", "")),
+        )
+        if text
+    )
+    text = f"{esc(source['authors'])}: {work}" if "authors" in source else work
+    if "url" in source:
+        text += f' &middot; <a href="{esc(source["url"])}">{esc(source["url"])}</a>'
+    seed = source["seed"]
+    return (
+        f'{text} (<a class="term" href="{GLOSSARY}#seed" title="{esc(seed)}">seed '
+        f'{esc(seed.split("_", 1)[0])}</a>)'
+    )
+
+
+def short_citation(source: dict[str, str]) -> str:
+    """Surnames and year (or the title) for the dashboard; the table's page gives the rest."""
+    surnames = [name.split()[-1] for name in source.get("authors", "").split(",") if name.strip()]
+    who = (
+        f"{surnames[0]} et al." if len(surnames) > 2 else " and ".join(surnames)
+    ) or source.get("title", source["seed"])
+    return esc(who) + (f' ({esc(source["year"])})' if "year" in source else "")
 
 
 def kv(rows: Iterable[tuple[str, Any]], cls: str = "kv") -> str:
@@ -211,35 +267,112 @@ def index_page(
     runs: list[Run],
     views: list[TableView],
     generated: str,
-    throughput: Image | None,
-    figures: Sequence[tuple[Figure, int, Image | None]] = (),
-    rooflines: Sequence[tuple[str, Image | None]] = (),
-    bounds: dict[str, Kind] | None = None,
-    data: dict[int, str] | None = None,
     before_after: str | None = None,
 ) -> str:
-    """The front page. `figures`: each figure file with its number of points and its image
-    (None: no data, not drawn); `rooflines`: (family, image or None); `data`: in a static
-    site, the folder (relative) each run's results were copied to, by id of the run;
+    """The front page: one line per published table, what it holds, and where the rest is.
     `before_after`: the section comparing with a baseline (baseline.py), if any."""
     results = [r for run in runs for r in run.results]
     statuses = Counter(r.status for r in results)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "none"
+    machines = sorted({run.machine.label for run in runs})
     body = [
         "<h1>lifebench report</h1>",
-        f'<p class="lead">{len(runs)} results folder{"s" if len(runs) != 1 else ""}, '
-        f"{len(results)} configurations ({esc(summary)}). {_env_line(runs)}</p>",
+        f'<p class="lead">Published tables of Game of Life implementations beside our '
+        f"measurements: {len(results)} configurations ({esc(summary)}) from "
+        f'{len(runs)} <a href="{RUNS}">results folder{"s" if len(runs) != 1 else ""}</a> of '
+        f"{len(machines)} {term('machine', 'machine' if len(machines) == 1 else 'machines')} "
+        f"({esc(', '.join(machines))}). Each number was "
+        f"{term('verified', 'verified')} before it was timed. Figures, runs and every "
+        f'configuration are on their own pages (<a href="{FIGURES}">figures</a>, '
+        f'<a href="{RUNS}">runs</a>, <a href="{CONFIGURATIONS}">configurations</a>), '
+        f'terms in the <a href="{GLOSSARY}">glossary</a>.</p>',
     ]
-    for run in runs:
-        if run.warnings:
-            body.append(warnings([f"{run.label}: {w}" for w in run.warnings]))
-
-    body.append("<h2>Published tables</h2>")
-    body.append(_tables_list(views))
+    warned = [f"{run.label}: {w}" for run in runs for w in run.warnings]
+    if warned:
+        body.append(
+            f'<p class="why" data-warnings="{len(warned)}">{len(warned)} '
+            f'warning{"s" if len(warned) != 1 else ""} about the results folders: '
+            f'see <a href="{RUNS}">runs</a>.</p>'
+        )
+    body.append(dashboard(views))
     if before_after:
         body.append(before_after)
+    return page("lifebench report", "\n".join(body), generated)
 
-    body.append("<h2>Throughput against grid size</h2>")
+
+def dashboard(views: list[TableView]) -> str:
+    """Each published table as one line: its verified cells, its best ratio and where it was
+    measured, its downloads."""
+    rows = []
+    for view in views:
+        t = view.table
+        counts = view.counts()
+        total = sum(counts.values())
+        status = PASSED if counts[PASSED] == total else FAILED if counts[FAILED] else NOT_RUN
+        others = ", ".join(
+            f"{counts[s]} {BADGE[s]}" for s in (FAILED, UNVERIFIED, NOT_RUN) if counts[s]
+        )
+        machines = [g.machine.label for g in view.grids if g.machine is not None]
+        rows.append(
+            f'<tr data-table="{esc(t.stem)}" data-verified="{counts[PASSED]}" '
+            f'data-cells="{total}"><td><a href="{esc(t.page)}">{esc(t.title)}</a></td>'
+            f"<td>{short_citation(t.source)}, {esc(t.source['table'])}</td>"
+            f'<td class="n {status}" title="{esc(others)}">{counts[PASSED]} of {total}</td>'
+            f"{_best_td(view)}"
+            f"<td class=\"machines\">{'<br>'.join(esc(m) for m in machines) or '&ndash;'}</td>"
+            f'<td class="downloads"><a href="{esc(t.stem)}.csv">CSV</a>'
+            f'<a href="{esc(t.stem)}.json">JSON</a></td></tr>'
+        )
+    return (
+        '<table class="list dashboard">'
+        + _head("published table", "source", "verified cells", "best ratio", "measured on",
+                "download")
+        + "".join(rows)
+        + "</table>"
+        + '<p class="why">Best ratio: measured / published in the most favourable cell '
+        "(&ge; 1 faster for a rate, &le; 1 faster for a time), with its row, column and machine; "
+        f"a cell with no published value has none. {term('verified', 'Verified')} cells: cells "
+        "of the measured grids of every machine with a verified number.</p>"
+    )
+
+
+def best_cell(view: TableView):
+    """The measured cell whose ratio is the most favourable, or None."""
+    cells = [c for c in view.all_cells() if c.better is not None and not c.derived]
+    if not cells:
+        return None
+    faster = lambda c: c.ratio if UNITS[c.unit].higher_is_better else 1 / c.ratio  # noqa: E731
+    return max(cells, key=faster)
+
+
+def _best_td(view: TableView) -> str:
+    cell = best_cell(view)
+    if cell is None:
+        return '<td class="n" data-best="">&ndash;</td>'
+    machine = cell.chosen.run.machine.label if cell.chosen is not None else ""
+    return (
+        f'<td class="n" data-best="{fmt3(cell.ratio)}">{fmt3(cell.ratio)}&times; '
+        f'<span class="why">{esc(cell.row.name)} / {esc(cell.column.name)} on '
+        f"{esc(machine)}</span></td>"
+    )
+
+
+def figures_page(
+    generated: str,
+    throughput: Image | None,
+    figures: Sequence[tuple[Figure, int, Image | None]] = (),
+    rooflines: Sequence[tuple[str, Image | None]] = (),
+) -> str:
+    """Every figure: `figures`, each figure file with its number of points and its image
+    (None: no data, not drawn); `rooflines`: (family, image or None)."""
+    body = [
+        "<h1>Figures</h1>",
+        '<p class="lead">Verified results only, the newest run of each machine. Terms the '
+        f"figures use: {term('halo-steps', 'halo_steps')}, {term('skewed', 'skewed bands')}, "
+        f"{term('sub-universes', 'sub-universes')} (out-of-core), {term('lop3', 'LOP3')}, "
+        f"{term('sass', 'SASS')} and {term('bound', 'bounds')} (rooflines).</p>",
+        "<h2>Throughput against grid size</h2>",
+    ]
     if throughput:
         body.append(img(throughput, "cell updates per second against grid size, per experiment"))
     else:
@@ -258,14 +391,83 @@ def index_page(
             '<p class="why" data-empty-figures="' + str(len(empty)) + '">Not drawn, no verified '
             "measurement in these results matches them: " + esc("; ".join(empty)) + ".</p>"
         )
-
     body.append(_bounds_section(rooflines))
+    return page("lifebench report: figures", "\n".join(body), generated)
 
-    body.append("<h2>Runs</h2>")
+
+def runs_page(runs: list[Run], generated: str, data: dict[int, str] | None = None) -> str:
+    """Each results folder: its machine, build, host and experiments; `data`: in a static
+    site, the folder (relative) each run's results were copied to, by id of the run."""
+    body = [
+        "<h1>Runs</h1>",
+        f'<p class="lead">Each results folder is one {term("run", "run")}: one commit on one '
+        f'{term("machine", "machine")} (a name marked (derived) is the report\'s).</p>',
+        f'<p class="lead">{_env_line(runs)}</p>',
+    ]
+    for run in runs:
+        if run.warnings:
+            body.append(warnings([f"{run.label}: {w}" for w in run.warnings]))
     for run in runs:
         body.append(_run_section(run, (data or {}).get(id(run))))
+    return page("lifebench report: runs", "\n".join(body), generated)
 
-    body.append("<h2>Configurations</h2>")
+
+def history_page(histories, images: dict[str, Image | None], generated: str) -> str:
+    """Each machine's headline configurations over commits (history.py); `images`: each
+    machine's figure by machine name (None: nothing to draw)."""
+    body = [
+        "<h1>History over commits</h1>",
+        '<p class="lead">For each machine, each experiment\'s headline configuration (of its '
+        f"configurations tied to a published table cell, the one measured and "
+        f"{term('verified', 'verified')} at the most commits) at each commit measured on it, "
+        "oldest first (commits ordered by the start of their first results folder), with the "
+        "95 % interval of its median as a band; a step whose intervals do not overlap the "
+        "commit before is beyond the noise, marked &#9650; up or &#9660; down. Give the report "
+        "the results folders of several commits of a machine to see one.</p>",
+    ]
+    for history in histories:
+        machine = history.machine
+        commits = ", ".join(f"{esc(c.label)} ({len(c.runs)} folder"
+                            f"{'s' if len(c.runs) != 1 else ''})" for c in history.commits)
+        body.append(f'<h2 data-history="{esc(machine.name)}" data-commits="'
+                    f'{len(history.commits)}">{esc(machine.label)}</h2>')
+        body.append(f'<p class="lead">{len(history.commits)} '
+                    f"commit{'s' if len(history.commits) != 1 else ''}: {commits}</p>")
+        image = images.get(machine.name)
+        if image is None:
+            body.append('<p class="why">Nothing to draw: no configuration was measured at two '
+                        "commits of this machine.</p>")
+            continue
+        body.append(img(image, f"headline configurations over commits on {machine.label}"))
+        rows = []
+        for series in history.series:
+            steps = "; ".join(
+                f"{'up' if p.step == 'up' else 'down'} at {esc(p.run.commit.split(',')[0])}: "
+                f"{fmt3(p.rate / before.rate)}&times;"
+                for before, p in zip(series.points, series.points[1:]) if p.step
+            )
+            rows.append(
+                f'<tr data-series="{esc(series.experiment)}" data-steps="'
+                f'{len(series.steps)}"><td>{esc(series.experiment)}</td>'
+                f"<td><code>{esc(series.config_id)}</code></td>"
+                f'<td class="n">{len(series.points)}</td>'
+                f'<td class="n">{fmt3(series.points[-1].rate / 1e9)}</td>'
+                f"<td>{steps or '&ndash;'}</td></tr>"
+            )
+        body.append(
+            '<table class="list">'
+            + _head("experiment", "headline configuration", "commits",
+                    "newest, 10<sup>9</sup> updates/s", "steps beyond the noise")
+            + "".join(rows) + "</table>"
+        )
+    return page("lifebench report: history", "\n".join(body), generated)
+
+
+def configurations_page(
+    runs: list[Run], views: list[TableView], generated: str, bounds: dict[str, Kind] | None
+) -> str:
+    results = [r for run in runs for r in run.results]
+    body = ["<h1>Configurations</h1>"]
     if results:
         body.append(
             configs(
@@ -279,42 +481,17 @@ def index_page(
         body.append(
             '<p class="lead">No configuration was recorded: every table cell is "not run".</p>'
         )
-    return page("lifebench report", "\n".join(body), generated)
-
-
-def _tables_list(views: list[TableView]) -> str:
-    rows = []
-    for view in views:
-        t = view.table
-        counts = view.counts()
-        total = sum(counts.values())
-        parts = [
-            f"{counts[s]} {BADGE[s]}" for s in (PASSED, FAILED, UNVERIFIED, NOT_RUN) if counts[s]
-        ]
-        status = PASSED if counts[PASSED] == total else FAILED if counts[FAILED] else NOT_RUN
-        rows.append(
-            f'<tr data-table="{esc(t.stem)}"><td><a href="{esc(t.page)}">{esc(t.title)}</a></td>'
-            f"<td>{esc(', '.join(filter(None, (t.source.get('citation'), t.source['table']))))} "
-            f"<span class=\"why\">seed {esc(t.source['seed'])}</span></td>"
-            f"<td>{label_html(t.label)}</td>"
-            f'<td class="{status}">{esc(", ".join(parts))} '
-            f'<span class="why">of {total} cells</span></td></tr>'
-        )
-    return (
-        '<table class="list">'
-        + _head("table", "source", "unit", "measured cells")
-        + "".join(rows)
-        + "</table>"
-    )
+    return page("lifebench report: configurations", "\n".join(body), generated)
 
 
 def _bounds_section(rooflines: Sequence[tuple[str, Image | None]]) -> str:
     out = [
         "<h2>Fraction of bound</h2>",
-        '<p class="lead">Each experiment names what bounds it in its README (<code>**Bound.**'
-        "</code>): the issue rate of logic instructions (<em>logic</em>) or the memory "
+        f'<p class="lead">Each experiment names what {term("bound", "bounds")} it in its README '
+        "(its Bound line): the issue rate of logic instructions (<em>logic</em>) or the memory "
         "bandwidth (<em>memory</em>). A configuration's fraction of its bound is its rate over "
-        "the rate the bound allows: the logic rate measured in the same process (LOP3 on a GPU; "
+        "the rate the bound allows: the logic rate measured in the same process "
+        f"({term('lop3', 'LOP3')} on a GPU; "
         "on a CPU the vector logic all of the run's threads issue at once) over the "
         "instructions a cell update takes (<code>device.instructions_per_cell_update</code>"
         "), or the copy bandwidth measured in the same process over the bytes a cell update "
@@ -470,8 +647,9 @@ def configs(
     head = (
         ("<th>run</th>" if show_run else "") + "<th>experiment</th><th>backend</th><th>params</th>"
         "<th>problem</th><th>generations</th><th>status</th><th>10<sup>9</sup> cell updates/s</th>"
-        "<th>measured on</th><th>fraction of bound</th>"
-        "<th>verification</th><th>table cell</th><th>reason</th>"
+        f"<th>measured on</th><th>{term('bound', 'fraction of bound')}</th>"
+        f"<th>{term('verified', 'verification')}</th><th>{term('tie', 'table cell')}</th>"
+        "<th>reason</th>"
     )
     rows = []
     for r in results:
@@ -497,7 +675,10 @@ def configs(
         row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
         on = f"{esc(r.device_label)} on {esc(r.run.machine.label)}" if r.status == "ok" else ""
         how = checked(r)
-        run = f"{esc(r.run.label)}<br><small>{esc(r.run.commit)}</small>"
+        # The commit short, the source tree's hash in the title: the column stays narrow.
+        commit = r.run.commit.split(",")[0]
+        run = f'{esc(r.run.label)}<br><small title="{esc(r.run.commit)}">{esc(commit)}</small>'
+
         rows.append(
             f'<tr class="{row_cls}" id="{esc(r.anchor)}" data-config="{esc(r.config_id)}">'
             + (f"<td>{run}</td>" if show_run else "")
@@ -506,8 +687,10 @@ def configs(
             f'<td><code>{esc(r.problem_text)}</code></td><td class="n">{esc(r.generations)}</td>'
             f'<td class="status">{esc(r.status)}</td><td class="n">{rate}</td>'
             f"<td>{on}</td>{_fraction_td(r, bounds)}"
-            f'<td class="v-{esc(r.verification)}">{esc(r.verification.replace("_", " "))}'
-            + (f'<span class="why">{esc(how.title)}</span>' if how else "")
+            # How it was verified on hover; a failure's first difference stays in sight.
+            f'<td class="v-{esc(r.verification)}"'
+            + (f' title="{esc(how.title)}">{esc(how.mark)}' if how else
+               f">{esc(r.verification.replace('_', ' '))}")
             + (f'<span class="why">{esc(r.first_difference)}</span>' if r.first_difference else "")
             + f"</td><td>{'<br>'.join(cells) or '&ndash;'}</td><td>{reason}</td></tr>"
         )
@@ -528,10 +711,11 @@ def _fraction_td(result: Result, bounds: dict[str, Kind] | None) -> str:
             f'<td data-fraction="" title="{esc(e)}">{kind.name} '
             '<span class="why">not recorded</span></td>'
         )
+    allowed = (f"of {fmt3(share.allowed / 1e9)} x 10^9/s that the bound allows at "
+               f"{fmt3(share.cost)} {kind.per_update}")
     return (
-        f'<td class="n" data-fraction="{fmt3(share.value)}">{kind.name} '
-        f"{fmt3(100 * share.value)} %<span class=\"why\">of {fmt3(share.allowed / 1e9)} "
-        f"&times; 10<sup>9</sup>/s at {fmt3(share.cost)} {kind.per_update}</span></td>"
+        f'<td class="n" data-fraction="{fmt3(share.value)}" title="{esc(allowed)}">{kind.name} '
+        f"{fmt3(100 * share.value)} %</td>"
     )
 
 

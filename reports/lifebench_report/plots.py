@@ -11,7 +11,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from .bounds import KINDS, Kind, fraction
+from .bounds import LOP3_RATE_KEY, Kind, fraction
 from .compare import PASSED, TableView
 from .figures import Figure, Point
 from .machines import current, on_machine
@@ -150,35 +150,55 @@ def table_plot(view: TableView, path: Path) -> tuple[int, int] | None:
 
 
 def table_figure(view: TableView):
-    """table_plot's figure, not yet saved; None where no cell has a value."""
+    """table_plot's figure, not yet saved; None where no cell has a value. The cells in the
+    table's unit first; below them, in a panel of their own, its ratio rows and columns (a
+    table whose published numbers are only ratios, such as speed-ups, shows them there)."""
     table = view.table
+
     def charted(c) -> bool:
         return c.published is not None or any(
             g.cells[(c.row.name, c.column.name)].value is not None for g in view.grids
         )
 
-    cells = [
-        c
-        for c in view.grids[0].cells.values()
-        if not c.derived and (c.unit, c.scale) == (table.unit, table.scale) and charted(c)
+    first = [c for c in view.grids[0].cells.values() if charted(c)]
+    panels = [
+        (cells, label)
+        for cells, label in (
+            ([c for c in first if not c.derived and (c.unit, c.scale) == (table.unit, table.scale)],
+             _plain(table.label)),
+            ([c for c in first if c.derived], "ratio (\u00d7)"),
+        )
+        if cells
     ]
-    if not cells:
+    if not panels:
         return None
-    series = [("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells])]
-    for i, grid in enumerate(view.grids):
-        series.extend(_measured_series(grid, cells, i, len(view.grids)))
+    series = 1 + sum(len(_measured_series(g, first, i, len(view.grids)))
+                     for i, g in enumerate(view.grids))
+    heights = [1.0 + (0.21 * series + 0.08) * len(cells) for cells, _ in panels]
     plt = _pyplot()
-    per_cell = 0.21 * len(series)
-    fig, ax = plt.subplots(
-        figsize=(WIDTH_IN, 1.4 + (per_cell + 0.08) * len(cells)), layout="constrained"
+    fig, axes = plt.subplots(len(panels), 1, figsize=(WIDTH_IN, 0.4 + sum(heights)),
+                             layout="constrained", gridspec_kw={"height_ratios": heights},
+                             squeeze=False)
+    for ax, (cells, label) in zip(axes[:, 0], panels):
+        bars = [("published", PUBLISHED_COLOUR, [(c.published, "") for c in cells])]
+        for i, grid in enumerate(view.grids):
+            bars.extend(_measured_series(grid, cells, i, len(view.grids)))
+        _bars(ax, cells, bars, label)
+    axes[0, 0].set_title(
+        _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
     )
+    return fig
+
+
+def _bars(ax, cells, series, label: str) -> None:
+    """One row of horizontal bars per cell, a bar per series, each with its value."""
     height = 0.8 / len(series)
     ys = [-i for i in range(len(cells))]  # the table's order, top down
     values = []
-    for k, (label, colour, bars) in enumerate(series):
+    for k, (name, colour, bars) in enumerate(series):
         offset = 0.4 - height * (k + 0.5)  # the first series on top
         ax.barh([y + offset for y in ys], [v or 0 for v, _ in bars], height, color=colour,
-                label=label)
+                label=name)
         for y, (value, note) in zip(ys, bars):
             if value:
                 values.append(value)
@@ -187,15 +207,12 @@ def table_figure(view: TableView):
                             textcoords="offset points")
     ax.set_yticks(ys, [_safe(f"{c.row.name} / {c.column.name}") for c in cells], fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlim(min(values) / 3, max(values) * 30)  # room for the value labels
-    ax.set_xlabel(_plain(table.label))
+    if values:
+        ax.set_xlim(min(values) / 3, max(values) * 30)  # room for the value labels
+    ax.set_xlabel(label)
     ax.grid(True, axis="x", which="major", color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
-    ax.set_title(
-        _safe(f"{table.source['table']}: published and measured") + f" ({_plain(table.label)})"
-    )
-    return fig
 
 
 def _measured_series(grid, cells, i: int, machines: int) -> list:
@@ -203,8 +220,8 @@ def _measured_series(grid, cells, i: int, machines: int) -> list:
     (keys of the first grid) of the chart."""
     mine = [grid.cells[(c.row.name, c.column.name)] for c in cells]
 
-    def ours(c) -> bool:
-        return c.status == PASSED and not c.chosen.external
+    def ours(c) -> bool:  # a derived cell has no chosen result: it divides two of ours
+        return c.status == PASSED and (c.chosen is None or not c.chosen.external)
 
     def original(c) -> float | None:  # beside ours, or alone in its cell
         return c.original_value if ours(c) else c.value if c.status == PASSED else None
@@ -244,14 +261,19 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
     for point in points:
         series.setdefault(point.series, []).append(point)
     for i, (name, line) in enumerate(sorted(series.items())):
+        # Series that coincide (two kernels of one rate) must all stay visible: each its own
+        # hollow marker and dashes, the earlier drawn wider and larger beneath the later.
         ax.plot(
             [p.x for p in line],
             [p.y for p in line],
-            "-o",
             color=f"C{i % 10}",
-            linewidth=2,
-            markersize=5,
-            label=_wrapped(name),
+            linestyle=_LINES[i % len(_LINES)],
+            linewidth=max(3.2 - 0.3 * i, 1.2),
+            marker=_HOLLOW[i % len(_HOLLOW)],
+            markerfacecolor="none",
+            markeredgewidth=1.5,
+            markersize=max(10 - 0.7 * i, 5),
+            label=_wrapped(name, 48),
         )
     if figure.ideal:
         _ideal_scaling(ax, series)
@@ -293,14 +315,39 @@ def _ideal_scaling(ax, series: dict[str, list[Point]]) -> None:
     ax.plot([], [], "--", color="#777777", linewidth=1, label="ideal (dashed), efficiency")
 
 
+# The width of the vector registers of a Highway target, for a CPU's logic axis.
+_VECTOR_BITS = {"AVX3": 512, "AVX3_DL": 512, "AVX3_ZEN4": 512, "AVX3_SPR": 512, "AVX2": 256,
+                "SSE4": 128, "SSSE3": 128, "SSE2": 128, "NEON": 128, "NEON_BF16": 128}
+# A bound's line: dark colours none of the points use, each with its own dashes.
+_BOUND_COLOURS = ["#222222", "#b2182b", "#2166ac", "#1b7837", "#8c510a"]
+_HOLLOW = "osD^vPX*"
+
+
+def _panel(kind: Kind, result) -> tuple[str, str, str]:
+    """The panel a result's point goes to, its title and its x axis: a GPU's 32-bit LOP3s and
+    a CPU's vector instructions are not one unit, so logic has a panel of each."""
+    if kind.name != "logic":
+        return kind.name, f"{kind.name}: {kind.what}", kind.per_update
+    if LOP3_RATE_KEY in result.device:
+        return "logic GPU", "logic, GPU: 32-bit LOP3 instructions per second", (
+            "32-bit LOP3 instructions per cell update")
+    target = result.device.get("hwy_target", "")
+    bits = _VECTOR_BITS.get(target)
+    width = f"{bits}-bit {target} " if bits else (f"{target} " if target else "")
+    return f"logic CPU {width}", f"logic, CPU: {width}vector instructions per second", (
+        f"{width}vector instructions per cell update")
+
+
 def roofline_plot(
     family: str, runs: list[Run], bounds: dict[str, Kind], path: Path
 ) -> tuple[int, int] | None:
     """Rate against cost per cell update for one family's verified results, one panel per
-    kind of bound (instructions or bytes per update), each bound drawn as the line
-    rate = measured ceiling / cost; None (no file) where no result has both."""
-    panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # kind -> experiment -> pts
-    ceilings: dict[str, dict[str, tuple[float, str]]] = {}  # kind -> device -> ceiling, label
+    kind of bound and instruction (a GPU's 32-bit and a CPU's vector instructions apart),
+    each bound drawn as the line rate = measured ceiling / cost in a colour of its own; None
+    (no file) where no result has both."""
+    panels: dict[str, dict[str, list[tuple[float, float]]]] = {}  # panel -> series -> pts
+    ceilings: dict[str, dict[str, tuple[float, str]]] = {}  # panel -> device -> ceiling, label
+    axes_text: dict[str, tuple[str, str]] = {}  # panel -> title, x label
     verified = [r for run in runs for r in run.results if r.verified and r.family == family]
     groups = current(verified, lambda r: r.experiment)
     machines = len({machine for machine, _ in groups})
@@ -311,50 +358,97 @@ def roofline_plot(
                 share = fraction(result, kind)
             except NotConvertible:
                 continue
+            panel, title, x_label = _panel(kind, result)
+            axes_text[panel] = (title, x_label)
             series = on_machine(experiment, machine, machines)
-            panels.setdefault(kind.name, {}).setdefault(series, []).append(
-                (share.cost, result.rate)
-            )
+            panels.setdefault(panel, {}).setdefault(series, []).append((share.cost, result.rate))
             # A CPU's ceiling is that of the threads a result ran on: the device's line is
             # its highest, which bounds each of its points (the best at each cost is drawn).
             device = on_machine(result.device_label, machine, machines)
             threads = result.device.get("threads")
             line = (kind.measured(result), device + (f", {threads} threads" if threads else ""))
-            devices = ceilings.setdefault(kind.name, {})
+            devices = ceilings.setdefault(panel, {})
             devices[device] = max(devices.get(device, line), line)
     if not panels:
         return None
     plt = _pyplot()
-    kinds = sorted(panels)
+    names = sorted(panels, key=lambda p: (not p.startswith("logic GPU"), p))
+    legend_rows = max(len(panels[n]) + len(ceilings[n]) for n in names)
     fig, axes = plt.subplots(
-        1, len(kinds), figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained", squeeze=False
+        1, len(names), figsize=(WIDTH_IN, HEIGHT_IN + 0.32 * legend_rows), layout="constrained",
+        squeeze=False,
     )
-    for ax, name in zip(axes[0], kinds):
+    for ax, name in zip(axes[0], names):
         lines = {label: ceiling for ceiling, label in ceilings[name].values()}
-        _roofline_panel(ax, KINDS[name], panels[name], lines)
+        _roofline_panel(ax, axes_text[name], panels[name], lines)
     return _save(fig, path)
 
 
-def _roofline_panel(ax, kind: Kind, points, ceilings: dict[str, float]):
+def _roofline_panel(ax, text: tuple[str, str], points, ceilings: dict[str, float]):
     from matplotlib.ticker import NullFormatter
 
     costs = [x for pts in points.values() for x, _ in pts]
     low, high = min(costs) / 4, max(costs) * 4
     for i, (device, ceiling) in enumerate(sorted(ceilings.items())):
-        ax.plot([low, high], [ceiling / low, ceiling / high], "--", color="#555555",
-                linewidth=max(1.2 - 0.3 * i, 0.5), label=_wrapped(f"bound: {device}"))
+        ax.plot([low, high], [ceiling / low, ceiling / high], color=_BOUND_COLOURS[i % 5],
+                linestyle=_LINES[1 + i % 4], linewidth=1.4, label=_wrapped(f"bound: {device}"))
     for i, (experiment, pts) in enumerate(sorted(points.items())):
         best: dict[float, float] = {}
         for x, y in pts:
             best[x] = max(best.get(x, 0.0), y)
-        ax.plot(list(best), list(best.values()), "o", color=f"C{i % 10}", markersize=6,
-                label=_wrapped(experiment))
+        # Hollow markers of shapes of their own, the earlier larger: series on the same
+        # spot (two kernels of one cost and rate) stay visible, one around the other.
+        ax.plot(list(best), list(best.values()), linestyle="none", color=f"C{i % 10}",
+                marker=_HOLLOW[i % len(_HOLLOW)], markerfacecolor="none", markeredgewidth=1.6,
+                markersize=max(11 - 1.5 * (i % 4), 5), label=_wrapped(experiment, 48))
     ax.set_xscale("log")
     ax.set_yscale("log")
     # The costs span about a decade or two: labels on the minor ticks overlap one another.
     ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel(kind.per_update)
+    title, x_label = text
+    ax.set_xlabel(x_label)
     ax.set_ylabel("cell updates per second")
-    ax.set_title(f"{kind.name}: {kind.what}", fontsize=9)
+    ax.set_title(_wrapped(title, 36), fontsize=9)
     ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
-    ax.legend(loc="lower left", fontsize=7, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7, frameon=False)
+
+
+def history_plot(history, path: Path) -> tuple[int, int] | None:
+    """One machine's history (history.MachineHistory): a small panel per experiment, its
+    headline configuration's rate at each commit with the interval as a band, a step beyond
+    the noise marked (up green, down red); None (no file) without a series."""
+    if not history.series:
+        return None
+    columns = 3
+    rows = -(-len(history.series) // columns)
+    plt = _pyplot()
+    fig, axes = plt.subplots(rows, columns, figsize=(WIDTH_IN, 2.3 * rows + 0.4),
+                             layout="constrained", squeeze=False)
+    labels = [commit.label for commit in history.commits]
+    place = {id(run): i for i, commit in enumerate(history.commits) for run in commit.runs}
+    for ax, series in zip(axes.flat, history.series):
+        xs = [place[id(p.run)] for p in series.points]
+        giga = 1e9  # 10^9 updates/s, the unit of the configurations' list
+        ax.fill_between(xs, [p.low / giga for p in series.points],
+                        [p.high / giga for p in series.points], color=MEASURED_COLOUR,
+                        alpha=0.25, linewidth=0)
+        ax.plot(xs, [p.rate / giga for p in series.points], "-o", color=MEASURED_COLOUR,
+                markersize=4)
+        for x, p in zip(xs, series.points):
+            if p.step:
+                up = p.step == "up"
+                ax.plot([x], [p.rate / giga], "^" if up else "v",
+                        color="#17693a" if up else "#a8221b", markersize=10)
+        ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        ax.set_title(_short(series.experiment, 40), fontsize=9)
+        ax.set_xticks(range(len(labels)), [_safe(label) for label in labels], fontsize=7,
+                      rotation=30, ha="right")
+        ax.set_xlim(-0.5, len(labels) - 0.5)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(True, color="#dddddd", linewidth=0.8)
+    for ax in list(axes.flat)[len(history.series):]:
+        ax.set_visible(False)
+    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label} "
+                       "(band: the median's interval; \u25b2\u25bc a step beyond it)"),
+                 fontsize=10)
+    return _save(fig, path)

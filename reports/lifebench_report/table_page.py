@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from .compare import PASSED, Cell, Grid, TableView, where
 from .evidence import SMALLER, checked, spread
-from .html import BADGE, configs, esc, img, kv, label_html, page, rate_text, warnings
+from .glossary import term
+from .html import (
+    BADGE, citation, configs, esc, img, kv, label_html, page, rate_text, warnings,
+)
 from .results import Result, Tie
 from .tables import Device, Entry, Table
 from .units import UNITS, fmt3
@@ -55,6 +58,7 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
     for i, grid in enumerate(view.grids):
         grids.append(_machine_grids(view, grid, "" if i == 0 else f"-{i + 1}"))
     body.append('<div class="grids">' + "".join(grids) + "</div>")
+    body.append(_downloads(t))
     if view.published_only:
         names = ", ".join(f'<span class="column">{esc(n)}</span>' for n in view.published_only)
         ratios = any(t.column(n).derived for n in view.published_only)
@@ -92,15 +96,15 @@ def table_page(view: TableView, plot: str | None, generated: str) -> str:
 
 
 def _source(t: Table) -> str:
-    src = t.source
-    citation = esc(src.get("citation", ""))
-    text = (
-        f'{citation + ", " if citation else ""}<strong>{esc(src["table"])}</strong> '
-        f'(seed <code>{esc(src["seed"])}</code>)'
+    return f'{citation(t.source)}: <strong>{esc(t.source["table"])}</strong>'
+
+
+def _downloads(t: Table) -> str:
+    return (
+        f'<p class="lead downloads">Download the numbers of this page\'s grids, with the '
+        f'configuration, machine, folder and commit of each: <a href="{esc(t.stem)}.csv">CSV</a>'
+        f'<a href="{esc(t.stem)}.json">JSON</a></p>'
     )
-    if "url" in src:
-        text += f' &middot; <span class="mono">{esc(src["url"])}</span>'
-    return text
 
 
 def _problem_facts(t: Table) -> str:
@@ -153,17 +157,20 @@ def _unit_facts(t: Table) -> str:
         [
             ("unit", label_html(t.label)),
             ("ratio", f"measured / published; {better}"),
-            ("normalised", NORMALISED_SENTENCE),
+            ("normalised", f"{NORMALISED_SENTENCE} ({term('normalised', 'glossary')})"),
             (
                 "verification",
-                "each measured number was verified against the reference simulator before it "
-                "was timed, on the timed problem itself or on a smaller one (its mark says "
-                "which); no number is shown otherwise",
+                f"each measured number was {term('verified', 'verified')} against the reference "
+                "simulator before it was timed, on the timed problem itself or on a "
+                f"{term('verified-small', 'smaller one')} (its mark says which); no number is "
+                "shown otherwise",
             ),
             (
                 "runs",
-                "one grid per machine; a cell is the newest run of that machine that measured "
-                "it (never the best across runs), the best of that run's configurations",
+                f"one grid per {term('machine', 'machine')}; a cell is the newest "
+                f"{term('run', 'run')} of that machine that measured it (never the best across "
+                "runs), the best of that run's configurations; its configurations are "
+                f"{term('tie', 'tied')} to it in their sweep files",
             ),
         ]
     )
@@ -228,12 +235,15 @@ def _entry_label(view: TableView, grid: Grid, entry: Entry, kind: str, is_row: b
     extra = []
     ours = _measured_on(grid, entry, is_row) if kind != "published" else []
     name = entry.name
-    if ours and kind == "measured":
+    # Only a header that names the published device is replaced by ours: a technique's row
+    # keeps its name (the grid's caption names the machine, the Hardware table the devices).
+    if ours and _names_device(entry, view.table.hardware[entry.hardware]):
         published = view.table.hardware[entry.hardware].name
-        extra.append(f"measured here; published: {entry.name} ({published})")
-        name = ", ".join(ours)
-    elif ours:
-        extra.append(f"ours on {', '.join(ours)} / published")
+        if kind == "measured":
+            extra.append(f"measured here; published: {entry.name} ({published})")
+            name = ", ".join(ours)
+        else:
+            extra.append(f"ours on {', '.join(ours)} / published")
     if entry.ratio:
         extra.append(f"{entry.ratio[0]} / {entry.ratio[1]}")
     if entry.problem:  # its own description says it all where given
@@ -248,6 +258,13 @@ def _entry_label(view: TableView, grid: Grid, entry: Entry, kind: str, is_row: b
         extra.append(entry.note)
     small = "".join(f"<small>{label_html(x)}</small>" for x in extra)
     return f"{esc(name)}{small}"
+
+
+def _names_device(entry: Entry, device: Device) -> bool:
+    """Whether a row's or column's name is its published device's (\"GPU\", \"TITAN X\"),
+    so that the measured grid heads it by our device instead."""
+    name = entry.name.lower()
+    return name in (device.key.lower(), device.name.lower()) or name in device.name.lower()
 
 
 def _col_header(view: TableView, grid: Grid, kind: str, columns: list[Entry]) -> str:
@@ -393,22 +410,25 @@ DERIVED = "a ratio of two measurements: nothing to normalise"
 LEGEND = (
     '<p class="legend">Measured cells:'
     + "".join(
-        f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
-        for status, badge, text in (
-            (PASSED, "verified", "the timed problem itself verified, then timed"),
+        term(anchor, f'<span class="badge b-{status}">{badge}</span>') + esc(text)
+        if anchor else f'<span class="badge b-{status}">{badge}</span>{esc(text)}'
+        for status, badge, text, anchor in (
+            (PASSED, "verified", "the timed problem itself verified, then timed", "verified"),
             (f"{PASSED} smaller", "verified small",
-             "a smaller problem verified (its size in the title), then the timed problem timed"),
-            (PASSED, "final \u2713", "the timed run's own final state checked too"),
-            ("failed", BADGE["failed"], "failed (verification or run)"),
-            ("unverified", BADGE["unverified"], "timed without verification"),
-            ("not_run", BADGE["not_run"], "no result of this problem: why is given"),
+             "a smaller problem verified (its size in the title), then the timed problem timed",
+             "verified-small"),
+            (PASSED, "final \u2713", "the timed run's own final state checked too", "final"),
+            ("failed", BADGE["failed"], "failed (verification or run)", None),
+            ("unverified", BADGE["unverified"], "timed without verification", None),
+            ("not_run", BADGE["not_run"], "no result of this problem: why is given", None),
         )
     )
-    + "<br>Noise beside each number: <strong>\u00b1</strong> half the interval of the median "
-    "time, <strong>\u2195</strong> half the fastest-to-slowest range of the repetitions where "
-    "no interval is recorded (relative to the median; the number of repetitions in its "
-    "title). Each number links to its configuration below; its title names the machine, "
-    "folder and commit.</p>"
+    + f"<br>{term('noise', 'Noise')} beside each number: <strong>\u00b1</strong> half the "
+    "interval of the median time, <strong>\u2195</strong> half the fastest-to-slowest range "
+    "of the repetitions where no interval is recorded (relative to the median; the number of "
+    "repetitions in its title). Each number links to its configuration below; its title names "
+    "the machine, folder and commit; a cell's details fold out below it. Terms: "
+    '<a href="glossary.html">glossary</a>.</p>'
 )
 
 
@@ -427,20 +447,32 @@ def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) ->
     content.append(_evidence(cell))
     if cell.reason:
         content.append(f'<span class="why">{esc(cell.reason)}</span>')
-    for note in cell.notes:
-        content.append(f'<span class="note">{esc(note)}</span>')
-    chosen = cell.chosen
-    if chosen is not None and not cell.derived:
-        what = "original program: " if chosen.external else ""
-        content.append(f'<span class="note">{esc(what + _config(chosen))}</span>')
-    if cell.original is not None and chosen is not None and cell.status == PASSED:
+    if cell.original is not None and cell.chosen is not None and cell.status == PASSED:
         content.append(f'<span class="original">{_original(view, cell)}</span>')
-    if cell.others:
-        content.append(_others(view, cell))
+    content.append(_details(view, cell))
     return (
         f'<td class="{" ".join(classes)}" {attrs} data-status="{cell.status}" '
         f'data-value="{value}">{"".join(content)}</td>'
     )
+
+
+def _details(view: TableView, cell: Cell) -> str:
+    """What a reader needs only now and then, folded: the configuration, notes on the problem
+    and the tied runs of other problems (the machine, folder and commit are the number's
+    title)."""
+    items = [f"<li>{esc(note)}</li>" for note in cell.notes]
+    chosen = cell.chosen
+    if chosen is not None and not cell.derived:
+        what = "original program: " if chosen.external else ""
+        items.insert(0, f"<li>{esc(what + _config(chosen))}</li>")
+    items += _others(view, cell)
+    if not items:
+        return ""
+    others = len(cell.others)
+    summary = "details" + (
+        f", {others} other problem{'s' if others > 1 else ''}" if others else ""
+    )
+    return f'<details class="cell"><summary>{summary}</summary><ul>{"".join(items)}</ul></details>'
 
 
 def _evidence(cell: Cell) -> str:
@@ -479,8 +511,9 @@ def _original(view: TableView, cell: Cell) -> str:
     )
 
 
-def _others(view: TableView, cell: Cell) -> str:
-    """The tied runs of other problems: their problem and rate, never compared."""
+def _others(view: TableView, cell: Cell) -> list[str]:
+    """The tied runs of other problems, as list items: their problem and rate, never
+    compared."""
     items = []
     for result in cell.others:
         problem = f"{result.problem_text}, {result.generations} generations"
@@ -490,14 +523,10 @@ def _others(view: TableView, cell: Cell) -> str:
             else BADGE[{"ok": "unverified", "failed": "failed"}.get(result.status, "not_run")]
         )
         items.append(
-            f"<li>{esc(problem)}: {rate} <small>{esc(_config(result))}, "
+            f"<li>other problem: {esc(problem)}: {rate} <small>{esc(_config(result))}, "
             f"{esc(where(result, view.several_runs))}</small></li>"
         )
-    title = f"{len(items)} other problems" if len(items) > 1 else "1 other problem"
-    # Folded: a reader scans the numbers; the list is one click away.
-    return (
-        f'<details class="others"><summary>{title}</summary><ul>{"".join(items)}</ul></details>'
-    )
+    return items
 
 
 # ----------------------------------------------------------------------------- comparisons

@@ -35,7 +35,9 @@ _TABLE_KEYS = {
     "notes",
     "model",
 }
-_SOURCE_KEYS = {"seed", "table", "citation", "url", "note"}
+# The document a table comes from, as a reader cites it: authors, title, venue or site, year
+# and link, each given where the document states it; seed names its copy in shared/seeds/.
+_SOURCE_KEYS = {"seed", "table", "authors", "title", "venue", "year", "url", "note"}
 _PROBLEM_KEYS = {"rule", "shape", "boundary", "generations", "density", "description"}
 # Only in the table's [problem]: what of it the source does not give, and whether a run of
 # another generation count measures its rate.

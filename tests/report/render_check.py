@@ -6,7 +6,8 @@
 For index.html and every table page (one per reports/tables/*.toml) it asks Chromium for
 the DOM after loading (--dump-dom) and for a screenshot, then checks:
   * the page has no <script> element (text from results is escaped);
-  * index.html links every table page and shows the throughput plot;
+  * index.html has a dashboard line linking every table page and fits in two screens
+    (TWO_SCREENS); configurations.html lists the configurations, figures.html shows the plots;
   * each table page has the published, measured, ratio and normalised tables with every row
     and column of the table file, the published numbers of the table file, each measured cell
     either a number marked verified or no number and a reason, ratios that are measured /
@@ -43,6 +44,7 @@ import dom  # noqa: E402
 HERE = Path(__file__).resolve().parent
 DEFAULT_TABLES = HERE.parent.parent / "reports" / "tables"
 WINDOW = (1400, 3200)
+TWO_SCREENS = 1800  # CSS pixels: the index's height at most, at WINDOW's width
 TIMEOUT_S = 120
 STATUSES = {"passed", "failed", "unverified", "not_run"}
 
@@ -64,7 +66,10 @@ def find_chromium() -> str:
     )
 
 
-def chromium(binary: str, page: Path, work: Path, *, screenshot: Path | None = None) -> str:
+def chromium(
+    binary: str, page: Path, work: Path, *, screenshot: Path | None = None,
+    height: int = WINDOW[1],
+) -> str:
     """Loads `page` headless; returns the DOM (or writes `screenshot`). Time-limited."""
     profile = Path(tempfile.mkdtemp(prefix="chromium-profile-", dir=work))
     command = [
@@ -81,7 +86,7 @@ def chromium(binary: str, page: Path, work: Path, *, screenshot: Path | None = N
         "--disable-sync",
         "--disable-component-update",
         "--force-device-scale-factor=1",
-        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+        f"--window-size={WINDOW[0]},{height}",
     ]
     command += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
     command.append(page.resolve().as_uri())
@@ -147,14 +152,20 @@ class Checker:
         for stem in stems:
             if not root.find("a", href=f"{stem}.html"):
                 self.fail("index.html", f"no link to the table page {stem}.html")
+            if not root.find("tr", data_table=stem):
+                self.fail("index.html", f"no dashboard line for {stem}")
+        self.check_height(index)
+        page = self.report / "configurations.html"
+        root = self.page_dom(page)
         if (
             not root.find("table", cls="configs")
             and "No configuration was recorded" not in root.text
         ):
             self.fail(
-                "index.html", "neither a configurations table nor 'No configuration was recorded'"
+                page.name, "neither a configurations table nor 'No configuration was recorded'"
             )
-        self.check_plots("index.html", index, root)
+        page = self.report / "figures.html"
+        self.check_plots(page.name, page, self.page_dom(page))
         for stem in stems:
             page = self.report / f"{stem}.html"
             if not page.is_file():
@@ -176,6 +187,19 @@ class Checker:
         if not root.find("h1") or not root.find("h1").text.strip():
             self.fail(page.name, "no <h1> title")
         return root
+
+    def check_height(self, page: Path):
+        """The page's content ends within two screens (TWO_SCREENS CSS pixels): below it the
+        screenshot of a taller window is blank."""
+        shot = self.work / f"{page.stem}-height.png"
+        chromium(self.binary, page, self.work, screenshot=shot, height=3 * TWO_SCREENS)
+        from PIL import Image, ImageOps
+
+        with Image.open(shot) as im:
+            box = ImageOps.invert(im.convert("RGB")).getbbox()  # the non-white pixels
+        bottom = box[3] if box else 0
+        if bottom > TWO_SCREENS:
+            self.fail(page.name, f"{bottom} px tall, more than two screens ({TWO_SCREENS} px)")
 
     # ------------------------------------------------------------------ tables
 
@@ -206,8 +230,8 @@ class Checker:
                 for key in self.expect:
                     if key not in measured:
                         self.fail(page, f"expected cell {key} is not in the page")
-        plain = [r for r in rows if "ratio" not in r]
-        return charted or any(p != "-" for r in plain for p in r["published"])
+        # Published ratio rows are charted too (a table may publish only speed-ups).
+        return charted or any(p != "-" for r in rows for p in r["published"])
 
     def check_grids(
         self, page: str, spec: dict, root: dom.Node, block: dom.Node, hidden: set

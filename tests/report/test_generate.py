@@ -6,6 +6,7 @@ python3 tests/report/test_generate.py [-v]
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import shutil
@@ -471,7 +472,7 @@ class CompareTest(TempDir):
         out = self.tmp / "report"
         proc = run_generator("--results", folder, "--tables", self.tmp / "tables", "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        index = (out / "index.html").read_text()
+        index = (out / "configurations.html").read_text()
         self.assertIn('<a href="t.html">t</a>: v0 / 512/1024<br><a href="u.html">u</a>: v0', index)
         page = (out / "u.html").read_text()
         self.assertIn("v0 / 512/1024 <strong>(shown)</strong><br>"
@@ -816,6 +817,66 @@ class HonestCellsTest(TempDir):
                                 self.tmp / "roofline.png")
         self.assertEqual(drawn, {f"{synthetic.CPU}, 16 threads": 4e10})
 
+    def test_a_gpu_and_a_cpu_have_logic_panels_of_their_own(self):
+        from unittest import mock
+
+        from lifebench_report import plots
+
+        cpu = synthetic.result("cpu-blocked", rate=1e12, params={"threads": "16"},
+                               instructions=12 / 512)
+        cpu["device"].update(vector_logic_per_s_measured="4e10", hwy_target="AVX3_DL")
+        gpu = synthetic.result("cuda-lop3", backend="cuda", rate=1e13, device=synthetic.H100,
+                               instructions=0.5)
+        run = results.load_runs([synthetic.write_run(self.tmp / "both", [cpu, gpu])])
+        titles = []
+        with mock.patch.object(plots, "_roofline_panel",
+                               lambda ax, text, points, lines: titles.append(text)):
+            plots.roofline_plot("square", run, {"cpu-blocked": bounds.KINDS["logic"],
+                                                "cuda-lop3": bounds.KINDS["logic"]},
+                                self.tmp / "roofline.png")
+        self.assertEqual(
+            [x for _, x in titles],
+            ["32-bit LOP3 instructions per cell update",
+             "512-bit AVX3_DL vector instructions per cell update"],
+        )
+
+    def test_published_ratios_are_charted_when_the_table_publishes_only_those(self):
+        from lifebench_report import plots
+
+        findings = tables.load_table(TABLES / "hex-findings.toml")
+        items = [
+            synthetic.result(experiment, rate=rate, shape="1024x1024", generations=100,
+                             rule="B2/S34H", tie=("hex-findings", row, "100 generations"))
+            for experiment, row, rate in (("hex-cpu-serial", "serial", 1e8),
+                                          ("hex-cuda-naive", "naive", 4e10))
+        ]
+        figure = plots.table_figure(self.view(findings, items))
+        self.assertEqual(len(figure.axes), 2)  # the times, then the ratios
+        ratios = figure.axes[1]
+        published = [c for c in ratios.containers if c.get_label() == "published"][0]
+        self.assertTrue(any(bar.get_width() > 0 for bar in published))  # published bars drawn
+        import matplotlib.pyplot as plt
+
+        plt.close(figure)
+
+    def test_series_that_coincide_stay_apart(self):
+        from unittest import mock
+
+        from lifebench_report import figures as figs
+        from lifebench_report import plots
+
+        figure = figs.Figure(stem="f", path=self.tmp / "f.toml", title="t", x="cells",
+                             y="updates/s")
+        points = [figs.Point(series, x, 1e9, None) for series in ("a", "b", "c")
+                  for x in (1, 2)]
+        saved = []
+        with mock.patch.object(plots, "_save", lambda fig, path: saved.append(fig) or (1, 1)):
+            plots.figure_plot(figure, points, self.tmp / "f.png")
+        lines = [line for line in saved[0].axes[0].get_lines()]
+        styles = {(line.get_marker(), str(line.get_linestyle())) for line in lines}
+        self.assertEqual(len(styles), 3)  # each its own marker and dashes
+        self.assertGreater(lines[0].get_linewidth(), lines[2].get_linewidth())  # under, wider
+
     def test_bar_labels_never_overlap(self):
         from lifebench_report import plots
 
@@ -931,8 +992,11 @@ class ReportTest(TempDir):
         root = dom.parse((out / "fujita2017-table1.html").read_text())
         c = cell(root, "measured", "CPU", "word-per-cell")
         self.assertEqual(c.attrs["data-value"], "0.300")  # not the faster 256x256 run
-        others = c.find(cls="others")
-        self.assertIn("B3/S23:T256,256, 256 generations: 0.490", others.text)
+        details = c.find("details", cls="cell")  # folded: the number stands alone
+        self.assertIn("1 other problem", details.find("summary").text)
+        self.assertIn("B3/S23:T256,256, 256 generations: 0.490", details.text)
+        self.assertIn("cpu-trivial (threads=2)", details.text)
+        self.assertIsNone(c.find(cls="note"))
         title = c.find(cls="num").attrs["title"]
         self.assertIn(f"on {synthetic.MACHINE} ({synthetic.CPU})", title)
         self.assertIn("cpu-trivial (threads=2), 3 repetitions, folder results, commit 012345678",
@@ -954,7 +1018,8 @@ class ReportTest(TempDir):
         self.assertIn("original program (same run): external-blog-gol-cu at 23.5", original)
         self.assertIn(f"ours {units.fmt3(17.0 / 23.49)}", original)
         self.assertIn("no published problem", c.text)
-        self.assertIn("B3/S23:T65536,65536, 2048 generations: 19.0", c.find(cls="others").text)
+        self.assertIn("B3/S23:T65536,65536, 2048 generations: 19.0",
+                      c.find("details", cls="cell").text)
         self.assertEqual(cell(root, "ratio", "CUDA", "A40").attrs["data-value"], "1.45")
         a40 = 9.35e12
         normalised = (17.0 / 11.72) / (synthetic.H100_LOP3 / a40)
@@ -1014,6 +1079,75 @@ class ReportTest(TempDir):
         self.assertIn(f"folder {self.tmp.resolve().name}/results",
                       standard.find(cls="num").attrs["title"])
 
+    def test_index_is_a_dashboard_and_every_table_downloads_what_its_page_shows(self):
+        proc, out = self.generate_standard()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        index = dom.parse((out / "index.html").read_text())
+        stems = sorted(p.stem for p in TABLES.glob("*.toml"))
+        rows = {tr.attrs["data-table"]: tr for tr in index.find_all("tr")
+                if "data-table" in tr.attrs}
+        self.assertEqual(sorted(rows), stems)  # one line per table, nothing else tabled there
+        self.assertIsNone(index.find("table", cls="configs"))
+        self.assertIsNone(index.find("img"))
+        row = rows[synthetic.TABLE]
+        self.assertIn(synthetic.MACHINE, row.text)
+        best = next(td for td in row.find_all("td") if "data-best" in td.attrs)
+        self.assertNotEqual(best.attrs["data-best"], "")
+        self.assertIn("Fujita et al. (2017)", row.text)
+        table1 = dom.parse((out / f"{synthetic.TABLE}.html").read_text())
+        self.assertIn("Toru Fujita, Koji Nakano, Yasuaki Ito: Fast Simulation", table1.text)
+        self.assertNotIn("003_a582801d164ddc27.txt", " ".join(
+            n.text for n in table1.find_all("p", cls="lead")))
+        for stem in stems:
+            page = dom.parse((out / f"{stem}.html").read_text())
+            self.assertIsNotNone(rows[stem].find("a", href=f"{stem}.csv"))
+            self.assertIsNotNone(page.find("a", href=f"{stem}.json"))
+            shown = {
+                (td.attrs["data-kind"], td.attrs.get("data-machine", ""), td.attrs["data-row"],
+                 td.attrs["data-col"]): td.attrs["data-value"]
+                for td in page.find_all("td") if td.attrs.get("data-value")
+            }
+            with (out / f"{stem}.csv").open(newline="") as f:
+                from_csv = list(csv.DictReader(f))
+            from_json = json.loads((out / f"{stem}.json").read_text())["records"]
+            self.assertEqual(from_csv, from_json, stem)
+            downloaded = {
+                (r["grid"], r["machine"].replace(" (derived)", ""), r["row"], r["column"]):
+                r["value"] for r in from_csv
+            }
+            shown = {(k[0], k[1].replace(" (derived)", ""), k[2], k[3]): v
+                     for k, v in shown.items()}
+            self.assertEqual(downloaded, shown, stem)
+            for record in from_csv:
+                if record["grid"] == "measured" and record["status"] == "passed":
+                    self.assertTrue(record["machine"] and record["commit"] and record["folder"])
+                    self.assertTrue(record["config_id"], record)
+
+    def test_measured_headers_keep_the_technique_and_replace_only_a_device(self):
+        standard = compare.compare(
+            tables.load_table(TABLES / "fujita2017-table1.toml"),
+            results.load_runs([synthetic.standard_run(self.tmp / "results")]),
+        )
+        root = dom.parse(table_page._grid(standard, standard.grids[0], "measured", ""))
+        rows = [th.text for th in root.find_all("th", cls="row")]
+        self.assertTrue(rows[0].startswith(synthetic.CPU), rows)  # "CPU": a published device
+        blog = synthetic.write_run(self.tmp / "blog", [
+            synthetic.result(
+                "cuda3d-naive", backend="cuda", shape="256x256x256", generations=2048,
+                rule="B6/S567/3D", rate=1e10, device=synthetic.H100,
+                tie=("blog3d-a100", name, "256/2048"),
+            ) for name in ("v0", "v1", "v2")
+        ], synthetic.manifest("blog"))
+        view = compare.compare(
+            tables.load_table(TABLES / "blog3d-a100.toml"), results.load_runs([blog])
+        )
+        self.assertEqual(view.counts()[compare.PASSED], 3)
+        # Rows v0, v1, v2 each keep their name in every grid, measured or not.
+        for grid in view.grids:
+            html_text = table_page._grid(view, grid, "measured", "")
+            for name in ("v0", "v1", "v2"):
+                self.assertIn(f'<th class="row">{name}<small>', html_text)
+
     def test_gpus_at_once_are_said(self):
         parallel = synthetic.write_run(
             self.tmp / "parallel",
@@ -1022,7 +1156,7 @@ class ReportTest(TempDir):
         )
         proc, out = self.generate_standard("--results", parallel)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        text = " ".join(dom.parse((out / "index.html").read_text()).text.split())
+        text = " ".join(dom.parse((out / "runs.html").read_text()).text.split())
         self.assertIn("4 GPUs at once", text)
         self.assertIn("4: the one-GPU configurations ran 4 at once, each on a GPU of its own", text)
         self.assertEqual(text.count("GPUs at once"), 2)  # the other run ran one at a time
@@ -1030,7 +1164,8 @@ class ReportTest(TempDir):
     def test_fraction_of_bound_and_rooflines(self):
         proc, out = self.generate_standard()
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        index = dom.parse((out / "index.html").read_text())
+        index = dom.parse((out / "configurations.html").read_text())
+        figures = dom.parse((out / "figures.html").read_text())
         row = index.find("tr", data_config=next(
             r["config_id"] for r in synthetic.standard_results()
             if r["experiment"] == "cuda-lop3-shuffle"))
@@ -1038,11 +1173,11 @@ class ReportTest(TempDir):
         fraction = next(td for td in row.find_all("td") if "data-fraction" in td.attrs)
         self.assertEqual(fraction.attrs["data-fraction"], units.fmt3(share))
         self.assertIn(f"logic {units.fmt3(100 * share)} %", fraction.text)
-        self.assertIsNotNone(index.find("h3", data_roofline="square"))
+        self.assertIsNotNone(figures.find("h3", data_roofline="square"))
         self.assertTrue((out / "roofline-square.png").is_file())
         for family in ("hex", "3d"):  # no data: not drawn
             self.assertFalse((out / f"roofline-{family}.png").exists())
-            self.assertIsNone(index.find("h3", data_roofline=family))
+            self.assertIsNone(figures.find("h3", data_roofline=family))
 
     def test_a_figure_without_data_is_not_drawn(self):
         plots = self.tmp / "plots"
@@ -1055,7 +1190,7 @@ class ReportTest(TempDir):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((out / "figure-none.png").exists())
         self.assertTrue((out / "figure-some.png").is_file())
-        index = dom.parse((out / "index.html").read_text())
+        index = dom.parse((out / "figures.html").read_text())
         self.assertIsNone(index.find("h2", data_figure="none"))
         self.assertIsNotNone(index.find("img", src="figure-some.png"))
         self.assertIn("Not drawn, no verified measurement in these results matches them: "
@@ -1075,6 +1210,7 @@ class ReportTest(TempDir):
         for page in pages:
             text = page.read_text()
             self.assertNotIn(str(self.tmp), text, page.name)
+            self.assertNotIn("**", text, page.name)  # no raw markdown (the Bound line's)
             for node in dom.parse(text).iter():
                 for attr in ("href", "src"):
                     link = node.attrs.get(attr)
@@ -1083,9 +1219,14 @@ class ReportTest(TempDir):
                     if link.startswith("#"):  # a number's link to its configuration's row
                         self.assertIn(f'id="{link[1:]}"', text, (page.name, link))
                         continue
+                    if link.startswith("https://"):  # a table's source, cited
+                        continue
                     self.assertFalse(link.startswith("/") or ":" in link, (page.name, link))
-                    self.assertTrue((site / link).is_file(), (page.name, link))
-        index = (site / "index.html").read_text()
+                    target, _, anchor = link.partition("#")
+                    self.assertTrue((site / target).is_file(), (page.name, link))
+                    if anchor:  # a glossary term: its entry is there
+                        self.assertIn(f'id="{anchor}"', (site / target).read_text(), link)
+        index = (site / "runs.html").read_text()
         self.assertIn('href="data/results/manifest.json"', index)
         self.assertIn("gone: the results folder does not exist", index)
         self.assert_one_line_error(
@@ -1127,8 +1268,9 @@ class ReportTest(TempDir):
         self.assertIn(synthetic.H100, root.text)
         index = dom.parse((out / "index.html").read_text())
         self.assertIsNotNone(index.find("a", href="fujita2017-table1.html"))
+        configurations = dom.parse((out / "configurations.html").read_text())
         self.assertEqual(
-            len([n for n in index.iter() if "data-config" in n.attrs]),
+            len([n for n in configurations.iter() if "data-config" in n.attrs]),
             len(synthetic.standard_results()),
         )
 
@@ -1148,7 +1290,7 @@ class ReportTest(TempDir):
     def test_results_text_is_escaped(self):
         proc, out = self.generate_standard()
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        text = (out / "index.html").read_text()
+        text = (out / "configurations.html").read_text()
         self.assertNotIn("<script>", text)
         self.assertIn("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;", text)
         self.assertIsNone(dom.parse(text).find("script"))
@@ -1168,7 +1310,7 @@ class ReportTest(TempDir):
             self.assertIn("not run", c.text)
         self.assertIn(compare.NO_TIE, cell(root, "measured", "CPU", "word-per-cell").text)
         self.assertFalse((out / "throughput.png").exists())  # nothing to draw: not drawn
-        index = (out / "index.html").read_text()
+        index = (out / "figures.html").read_text()
         self.assertIn("Not drawn: no successful measurement", index)
         self.assertIsNone(dom.parse(index).find("img"))
 
@@ -1433,6 +1575,56 @@ class OneRunTest(TempDir):
                          [("naive on alpha", 20.0), ("naive on beta", 50.0)])
 
 
+class HistoryTest(TempDir):
+    """Issue 38: a machine's headline configurations over commits, with their noise band and
+    the steps beyond it."""
+
+    def commit(self, n: int, rate: float, half_width: float, extra: list | None = None) -> Path:
+        item = synthetic.result("cpu-bpbc", rate=rate, tie=("CPU", "SINGLE-WORD"))
+        median = item["timing"]["median_s"]
+        item["timing"]["median_ci"] = {"level": 0.95, "low_s": median * (1 - half_width),
+                                       "high_s": median * (1 + half_width)}
+        return OneRunTest.folder(self, f"c{n}", [item] + (extra or []), "alpha",
+                                 commit=str(n) * 40, started=f"2026-11-2{n}T10:00:00Z")
+
+    def test_three_commits_in_order_with_a_step_beyond_the_noise(self):
+        from lifebench_report import history
+
+        untied = synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"})
+        # Given newest first: the order is the folders' start times.
+        folders = [self.commit(3, 2.4e9, 0.01), self.commit(2, 2.02e9, 0.01, [untied]),
+                   self.commit(1, 2.0e9, 0.01)]
+        runs = results.load_runs(folders)
+        (alpha,) = history.histories(runs)
+        self.assertEqual([c.label for c in alpha.commits], ["1111111", "2222222", "3333333"])
+        (series,) = alpha.series
+        self.assertEqual(series.experiment, "cpu-bpbc")
+        self.assertEqual([p.step for p in series.points], ["", "", "up"])  # 1 % noise: 2.0 ~ 2.02
+        self.assertLess(series.points[0].low, 2.0e9)
+        self.assertGreater(series.points[0].high, 2.0e9)
+        self.assertNotIn("double", series.config_id)  # the tied configuration, not the fastest
+
+        out = self.tmp / "report"
+        proc = run_generator(*[a for f in folders for a in ("--results", f)], "--tables", TABLES,
+                             "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        page = dom.parse((out / "history.html").read_text())
+        heading = page.find("h2", data_history="alpha")
+        self.assertEqual(heading.attrs["data-commits"], "3")
+        self.assertEqual(page.find("tr", data_series="cpu-bpbc").attrs["data-steps"], "1")
+        self.assertIn("up at 333333333: 1.19", " ".join(page.text.split()))
+        self.assertTrue((out / "history-alpha.png").is_file())
+
+    def test_one_commit_draws_nothing(self):
+        from lifebench_report import history, html, plots
+
+        histories = history.histories(results.load_runs([self.commit(1, 2e9, 0.01)]))
+        self.assertIsNone(plots.history_plot(histories[0], self.tmp / "history.png"))
+        self.assertFalse((self.tmp / "history.png").exists())
+        page = html.history_page(histories, {"alpha": None}, "now")
+        self.assertIn("Nothing to draw", page)
+
+
 class FiguresTest(TempDir):
     def write_figure(self, text: str, name: str = "f.toml") -> Path:
         folder = self.tmp / "plots"
@@ -1497,7 +1689,7 @@ class FiguresTest(TempDir):
         (figure,) = figures.load_figures(folder)
         points = [(p.series, p.x, p.y) for p in figure.points(runs)]
         self.assertEqual(points, [("naive", 10.0, 40.0), ("naive", 100.0, 50.0)])
-        self.assertEqual(figure.y_label, "speed-up over serial")
+        self.assertEqual(figure.y_label, "rate ÷ serial's rate")
 
     def test_baseline_on_the_same_soup_density(self):
         folder = self.write_figure(
@@ -1531,7 +1723,7 @@ class FiguresTest(TempDir):
         proc = run_generator("--results", res, "--tables", TABLES, "--plots", plots, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue((out / "figure-f.png").is_file())
-        index = dom.parse((out / "index.html").read_text())
+        index = dom.parse((out / "figures.html").read_text())
         heading = index.find("h2", data_figure="f")
         self.assertIsNotNone(heading)
         self.assertGreater(int(heading.attrs["data-points"]), 0)

@@ -93,24 +93,28 @@ def run(work: Path) -> list[str]:
         report, TABLES, work / "shots", synthetic.STANDARD_EXPECT, synthetic.TABLE
     )
 
-    # Hostile text shows as text in the rendered DOM (render_check already refused <script>).
-    index_dom = work / "shots" / "index.dom.html"
-    if index_dom.exists():
-        root = dom.parse(index_dom.read_text())
+    # Hostile text shows as text in the rendered DOM (render_check already refused <script>);
+    # the configurations and the runs have pages of their own.
+    configurations_dom = work / "shots" / "configurations.dom.html"
+    if configurations_dom.exists():
+        root = dom.parse(configurations_dom.read_text())
         if synthetic.HOSTILE not in root.text:
-            failures.append("index.html: the hostile experiment name is not shown as text")
+            failures.append("configurations.html: the hostile experiment name is not shown")
         configs = root.find_all("tr", cls="status-ok") + root.find_all("tr", cls="status-failed")
         configs += root.find_all("tr", cls="status-unsupported") + root.find_all(
             "tr", cls="status-unavailable"
         )
         if len(configs) != len(synthetic.standard_results()):
             failures.append(
-                f"index.html: {len(configs)} configuration rows, "
+                f"configurations.html: {len(configs)} configuration rows, "
                 f"expected {len(synthetic.standard_results())}"
             )
-        for text in (synthetic.H100, synthetic.CPU, "0123456789ab", "no OpenCL platform"):
-            if text not in root.text:
-                failures.append(f"index.html: the environment does not show {text!r}")
+        text = root.text + dom.parse((report / "runs.html").read_text()).text
+        for shown in (synthetic.H100, synthetic.CPU, "0123456789ab", "no OpenCL platform"):
+            if shown not in text:
+                failures.append(f"configurations and runs do not show {shown!r}")
+    else:
+        failures.append("configurations.html was not rendered")
 
     # The check must notice plots that are not there.
     broken = work / "broken"
