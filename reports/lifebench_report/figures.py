@@ -151,7 +151,9 @@ class Figure:
         for part in self.series:
             if part.startswith("param:"):
                 name = part.removeprefix("param:")
-                parts.append(f"{name}={r.params.get(name, '?')}")
+                # A result from before its experiment had the parameter names no value.
+                if name in r.params:
+                    parts.append(f"{name}={r.params[name]}")
             else:
                 parts.append(str(getattr(r, part)))
         return " ".join(parts)

@@ -1668,6 +1668,28 @@ class FiguresTest(TempDir):
         points = [(p.series, p.x, p.y) for p in figure.points(runs)]
         self.assertEqual(points, [("simd-a", 1.0, 3.0), ("simd-a", 4.0, 5.0)])
 
+    def test_series_name_only_the_parameters_a_result_has(self):
+        # A parameter added to an experiment later (cpu-mpi's transport) is named where a
+        # result has it, and left out of older results' series rather than shown as "?".
+        folder = self.write_figure(
+            """
+            title = "ranks"
+            x = "param:ranks"
+            y = "updates/s"
+            series = ["experiment", "param:transport"]
+            """
+        )
+        r = synthetic.result
+        runs = self.run_of(
+            [
+                r("cpu-mpi", rate=1e9, params={"ranks": "2"}),
+                r("cpu-mpi", rate=2e9, params={"ranks": "2", "transport": "sockets"}),
+            ]
+        )
+        (figure,) = figures.load_figures(folder)
+        self.assertEqual(sorted(p.series for p in figure.points(runs)),
+                         ["cpu-mpi", "cpu-mpi transport=sockets"])
+
     def test_speed_up_over_a_baseline_on_the_same_problem(self):
         folder = self.write_figure(
             """
