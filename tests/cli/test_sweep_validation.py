@@ -125,7 +125,8 @@ class SweepValidation(lbtest.CliTestCase):
                                 "unknown parameter 'cccc")):
             with self.subTest(fragment=fragment):
                 line = self.refused(text, fragment, "…")
-                self.assertLess(len(line), 400)
+                # The sweep's own path is named in full, however long the test's folder.
+                self.assertLess(len(line.replace(self.box.path("sweep.toml"), "")), 400)
 
     def test_missing_keys(self):
         self.refused('[[run]]\nshape = "16x16"\ngenerations = 2\n', "no experiment")
