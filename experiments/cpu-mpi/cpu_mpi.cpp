@@ -53,6 +53,7 @@ std::vector<Axis> axes() {
       pool::threads_axis("threads of each rank; tiles taken from a shared queue")};
   for (auto& axis : cpu_blocked::tile_axes())
     axes.push_back(std::move(axis));
+  axes.push_back(mpi::bands_axis());
   axes.push_back(mpi::transport_axis());
   axes.push_back(outofcore::folder_axis());
   return axes;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <string_view>
+#include <vector>
 
 namespace lifebench::mpi {
 namespace {
@@ -38,6 +39,49 @@ TEST(Bands, RefuseBandsShorterThanTheirHalo) {
             "comes from one neighbour)");
   EXPECT_TRUE(Bands({64, 0, 16}).unsupported());
   EXPECT_TRUE(Bands({64, 2, 0}).unsupported());
+}
+
+/// The rows of each band of `bands`, checking that they cover the height once, in order.
+std::vector<std::int64_t> rows_of(const Bands& bands) {
+  std::vector<std::int64_t> rows;
+  EXPECT_EQ(bands.first_row(0), 0);
+  for (int r = 0; r < bands.ranks; ++r) {
+    EXPECT_EQ(bands.first_row(r) + bands.rows(r), bands.first_row(r + 1));
+    rows.push_back(bands.rows(r));
+  }
+  EXPECT_EQ(bands.first_row(bands.ranks), bands.height);
+  return rows;
+}
+
+TEST(Bands, WeightedByMeasuredSpeedsTakeEachItsShare) {
+  const Bands equal{1000, 3, 5};
+  // 985 rows past the halos' 15: 492, 246 and 246 of them by speed, the one left over to
+  // the fastest.
+  EXPECT_EQ(rows_of(equal.weighted(std::vector{2.0, 1.0, 1.0})),
+            (std::vector<std::int64_t>{498, 251, 251}));
+  EXPECT_EQ(rows_of(equal.weighted(std::vector{1.0, 1.0, 2.0})),
+            (std::vector<std::int64_t>{251, 251, 498}));
+  // Equal speeds: within a row of equal bands.
+  for (const std::int64_t rows : rows_of(equal.weighted(std::vector{3.0, 3.0, 3.0}))) {
+    EXPECT_GE(rows, 333);
+    EXPECT_LE(rows, 334);
+  }
+}
+
+TEST(Bands, WeightedKeepAtLeastTheHaloForASlowRank) {
+  const Bands equal{64, 4, 16};
+  EXPECT_EQ(rows_of(equal.weighted(std::vector{1.0, 1e-12, 1.0, 1.0})),
+            (std::vector<std::int64_t>{16, 16, 16, 16}));
+  const Bands tall{1000, 4, 16};
+  const auto rows = rows_of(tall.weighted(std::vector{1.0, 0.0, 1.0, 1.0}));
+  EXPECT_EQ(rows[1], 16);
+}
+
+TEST(Bands, WeightedWithoutMeasuredSpeedsStayEqual) {
+  const Bands equal{64, 3, 5};
+  const auto expected = rows_of(equal);
+  EXPECT_EQ(rows_of(equal.weighted(std::vector{0.0, 0.0, 0.0})), expected);
+  EXPECT_EQ(rows_of(equal.weighted(std::vector{-1.0, 0.0, -2.0})), expected);
 }
 
 TEST(Bands, HaloBytesAreTwoRowsARankAGeneration) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <functional>
@@ -120,6 +121,70 @@ nlohmann::json phases_over_ranks(const BandStepper& stepper, int rank) {
   return phases;
 }
 
+/// Whether the bands are sized by the ranks' measured speeds (the `bands` axis, where the
+/// experiment has it).
+bool bands_measured(const Params& params) {
+  return params.has("bands") && params.get("bands") == "measured";
+}
+
+/// Rows a rank advances to measure its speed, and the seconds the measurement lasts at least:
+/// enough for its workers' tiles and tens of milliseconds, not a tick of the clock.
+constexpr std::int64_t kTrialRowsPerRank = 256;
+constexpr double kTrialSeconds = 0.02;
+
+/// This rank's cell updates a second on a band of the universe's width, every rank at once
+/// (ranks that share cores or memory then slow one another as they will in the run), from
+/// the seconds its stepper spent computing (its "compute" part), else in its advances. The
+/// cells are dead: the kernels' work does not depend on them.
+double measured_speed(const RankContext& context, const MakeStepper& make) {
+  RankContext trial = context;
+  const std::int64_t rows = std::max<std::int64_t>(kTrialRowsPerRank, 2 * context.bands.halo_steps);
+  trial.problem.shape.height = rows * context.bands.ranks;
+  trial.bands = Bands{trial.problem.shape.height, context.bands.ranks, context.bands.halo_steps};
+  const std::unique_ptr<BandStepper> stepper = make(trial);
+  stepper->load(
+      std::vector<std::uint64_t>(static_cast<std::size_t>(trial.rows() * trial.row_words)));
+  const auto generations = static_cast<std::uint64_t>(2 * context.bands.halo_steps);
+  const auto seconds_of = [&](double elapsed) {
+    const auto parts = stepper->phase_seconds();
+    const auto compute = parts.find("compute");
+    return compute != parts.end() && compute->second > 0 ? compute->second : elapsed;
+  };
+  // The first advance starts the workers and touches the buffers; its time sets how many
+  // more make the measurement, the same count on every rank (they exchange halos).
+  double start = MPI_Wtime();
+  stepper->advance(generations);
+  const double first = std::max(seconds_of(MPI_Wtime() - start), 1e-6);
+  const int mine = static_cast<int>(std::min(1000.0, std::ceil(kTrialSeconds / first)));
+  int count = 0;
+  check_mpi(MPI_Allreduce(&mine, &count, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  double seconds = 0;
+  for (int i = 0; i < count; ++i) {
+    start = MPI_Wtime();
+    stepper->advance(generations);
+    seconds += seconds_of(MPI_Wtime() - start);
+  }
+  return static_cast<double>(trial.rows()) * static_cast<double>(trial.problem.shape.width) *
+         static_cast<double>(generations) * count / seconds;
+}
+
+/// The bands of `context` sized by every rank's measured speed (each rank calls it at once).
+Bands bands_by_speed(const RankContext& context, const MakeStepper& make) {
+  const double mine = measured_speed(context, make);
+  std::vector<double> speeds(static_cast<std::size_t>(context.bands.ranks));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_DOUBLE, speeds.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD),
+            "MPI_Allgather");
+  return context.bands.weighted(speeds);
+}
+
+/// "21,21,22": each band's rows, for the report.
+std::string band_rows_text(const Bands& bands) {
+  std::string text;
+  for (int r = 0; r < bands.ranks; ++r)
+    text += (r == 0 ? "" : ",") + std::to_string(bands.rows(r));
+  return text;
+}
+
 /// One rank's run, from its arguments to its band written back (and the report, on rank 0).
 void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& make) {
   const Arguments args = parse_arguments(argc, argv);
@@ -137,6 +202,7 @@ void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& mak
             "MPI_Allreduce");
 
   std::vector<std::uint64_t> rows;
+  double measured_s = 0; // sizing the bands by the ranks' speeds, before the load
   {
     UniverseReader reader(args.universe);
     context.problem = reader.header().problem;
@@ -145,6 +211,11 @@ void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& mak
                           static_cast<int>(args.params.get_int("halo_steps"))};
     if (auto reason = context.bands.unsupported()) throw Error(*reason);
     context.row_words = reader.header().words_per_row();
+    if (bands_measured(args.params)) {
+      const double start = MPI_Wtime();
+      context.bands = bands_by_speed(context, make);
+      measured_s = MPI_Wtime() - start;
+    }
     rows.resize(static_cast<std::size_t>(context.rows() * context.row_words));
     reader.read_rows(context.bands.first_row(rank), context.rows(), rows);
   }
@@ -162,10 +233,13 @@ void run_rank(int argc, char** argv, int rank, int ranks, const MakeStepper& mak
   stepper->store(rows);
   write_rows(args.universe, context.bands.first_row(rank), context.row_words, rows);
   if (rank == 0) {
+    auto device = stepper->device();
+    device["band_rows"] = band_rows_text(context.bands);
+    if (bands_measured(args.params)) device["bands_measured_s"] = std::to_string(measured_s);
     const nlohmann::json report{{"seconds", seconds},
                                 {"hosts", hosts},
                                 {"mpi_library", library_version()},
-                                {"device", stepper->device()},
+                                {"device", device},
                                 {"phases", phases}};
     write_file_atomically(args.report, [&](std::ostream& out) { out << report.dump() << "\n"; });
   }

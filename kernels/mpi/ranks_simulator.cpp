@@ -219,6 +219,14 @@ Axis transport_axis() {
                          "for MPI and NCCL alike, to rehearse ranks on separate hosts)"};
 }
 
+Axis bands_axis() {
+  return {.name = "bands",
+          .default_value = "equal",
+          .allowed = {"equal", "measured"},
+          .description = "how the rows are shared: equal bands, or bands sized by each rank's "
+                         "speed, measured before each advance (every rank at once, untimed)"};
+}
+
 std::map<std::string, std::string> transport_environment(const Params& params) {
   if (!params.has("transport") || params.get("transport") == "host") return {};
   // Open MPI: the ob1 messaging layer over TCP only (no shared memory, no UCX); NCCL: no

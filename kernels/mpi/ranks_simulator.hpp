@@ -68,6 +68,11 @@ private:
 /// hosts are rehearsed on one (Open MPI's tcp transport; NCCL's socket transport).
 Axis transport_axis();
 
+/// The `bands` axis: equal bands, or bands sized by the ranks' speeds that they measure, all
+/// at once, before each advance's timed part (rank_main.cpp): cores of unequal speed then
+/// finish their bands together rather than wait for the slowest at every exchange.
+Axis bands_axis();
+
 /// The environment that puts ranks on the `transport` of `params` (empty for "host" or where
 /// the experiment has no such axis); launches add it to their own.
 std::map<std::string, std::string> transport_environment(const Params& params);
