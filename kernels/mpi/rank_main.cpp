@@ -138,13 +138,14 @@ constexpr double kTrialSeconds = 0.02;
 /// cells are dead: the kernels' work does not depend on them.
 double measured_speed(const RankContext& context, const MakeStepper& make) {
   RankContext trial = context;
-  const std::int64_t rows = std::max<std::int64_t>(kTrialRowsPerRank, 2 * context.bands.halo_steps);
+  const std::int64_t halo = context.bands.halo_steps;
+  const std::int64_t rows = std::max(kTrialRowsPerRank, 2 * halo);
   trial.problem.shape.height = rows * context.bands.ranks;
   trial.bands = Bands{trial.problem.shape.height, context.bands.ranks, context.bands.halo_steps};
   const std::unique_ptr<BandStepper> stepper = make(trial);
   stepper->load(
       std::vector<std::uint64_t>(static_cast<std::size_t>(trial.rows() * trial.row_words)));
-  const auto generations = static_cast<std::uint64_t>(2 * context.bands.halo_steps);
+  const auto generations = static_cast<std::uint64_t>(2 * halo);
   const auto seconds_of = [&](double elapsed) {
     const auto parts = stepper->phase_seconds();
     const auto compute = parts.find("compute");
