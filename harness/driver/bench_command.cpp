@@ -11,6 +11,7 @@
 #include "provenance.hpp"
 #include "results.hpp"
 #include "sweep.hpp"
+#include "sweep_pattern.hpp"
 #include "sweep_progress.hpp"
 #include "text.hpp"
 
@@ -48,6 +49,7 @@ nlohmann::json own_result(const Configuration& c, ResultStatus status, const std
                       .problem = c.problem,
                       .generations = c.generations,
                       .density = c.density,
+                      .pattern = result_pattern(c),
                       .external = e.external};
   result.fail(status, reason);
   return result.to_json();
@@ -86,6 +88,14 @@ Measured run_configuration(const Configuration& c, double time_limit_s, const fs
   if (c.density) {
     request.argv.emplace_back("--density");
     request.argv.push_back(number_text(*c.density));
+  }
+  if (c.pattern) {
+    request.argv.emplace_back("--pattern");
+    request.argv.push_back(resolve_pattern(*c.pattern).string());
+  }
+  if (c.offset) {
+    request.argv.emplace_back("--offset");
+    request.argv.push_back(std::to_string(c.offset->x) + "," + std::to_string(c.offset->y));
   }
   request.time_limit_s = time_limit_s;
   std::error_code error;
@@ -252,6 +262,7 @@ std::vector<Configuration> selected_configurations(const BenchOptions& options,
     throw Error("no configuration of the sweep is of an experiment matching --impl " +
                 quote(options.impl, '\''));
   }
+  check_patterns(configurations);
   return configurations;
 }
 
@@ -454,6 +465,8 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
       result["config_id"] = c.config_id;
       result["ties"] = c.ties_json();
       result["binary_hash"] = hashes.at(c.experiment->name);
+      // The pattern as the sweep names it, not where this machine keeps it.
+      if (c.pattern && result.contains("pattern")) result["pattern"]["path"] = *c.pattern;
       if (gpu && result.contains("device") && result["device"].is_object()) {
         result["device"]["cuda_visible_devices"] = *gpu;
       }

@@ -3,6 +3,7 @@
 #include "lifebench/error.hpp"
 #include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/pattern.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -19,12 +20,17 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kRunKeys = {
     "sweeps",      "experiment",  "rule",   "boundary",        "shape",         "density",
     "generations", "repetitions", "warmup", "time_limit_s",    "params",        "table",
-    "row",         "column",      "ties",   "max_repetitions", "target_rel_ci", "timing_budget_s"};
+    "row",         "column",      "ties",   "max_repetitions", "target_rel_ci", "timing_budget_s",
+    "pattern",     "offset"};
 /// What [defaults] may give every run: not what names a run's experiment or its cells.
-const std::vector<std::string> kDefaultKeys = {
-    "sweeps",        "rule",           "boundary",     "shape",  "density", "generations",
-    "repetitions",   "warmup",         "time_limit_s", "params", "table",   "max_repetitions",
-    "target_rel_ci", "timing_budget_s"};
+const std::vector<std::string> kDefaultKeys = {"sweeps",        "rule",
+                                               "boundary",      "shape",
+                                               "density",       "generations",
+                                               "repetitions",   "warmup",
+                                               "time_limit_s",  "params",
+                                               "table",         "max_repetitions",
+                                               "target_rel_ci", "timing_budget_s",
+                                               "pattern",       "offset"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 /// The most configurations one `bench` expands, over all its sweeps' runs: more would take
 /// the driver's memory before any of them ran. Lists multiply, so a file of a megabyte could
@@ -223,7 +229,8 @@ public:
       return array != nullptr ? array->size() : 1;
     };
     std::uint64_t product =
-        std::min(length(find("shape")) * length(find("density")), kMaxConfigurations + 1);
+        std::min(length(find("shape")) * length(find("density")) * length(find("pattern")),
+                 kMaxConfigurations + 1);
     for (const auto& param : params())
       product = std::min(product * length(param.second), kMaxConfigurations + 1);
     return product;
@@ -413,6 +420,21 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
   }
 
   run.densities = reader.densities("density");
+  if (const auto patterns = reader.strings("pattern", true)) {
+    if (!run.densities.empty()) {
+      reader.fail("pattern and density exclude each other: a pattern starts the run, not a soup",
+                  reader.find("pattern"));
+    }
+    run.patterns = *patterns;
+  }
+  if (const auto offset = reader.string("offset")) {
+    if (run.patterns.empty()) reader.fail("offset without a pattern", reader.find("offset"));
+    try {
+      run.offset = parse_offset(*offset);
+    } catch (const Error& error) {
+      reader.fail(error.what(), reader.find("offset"));
+    }
+  }
 
   const auto generations = reader.integer("generations", 1);
   if (!generations) reader.fail("no generations");
@@ -602,6 +624,7 @@ std::string Configuration::label() const {
   for (const auto& [name, value] : params)
     text += " " + name + "=" + value;
   if (density) text += " density=" + number_text(*density);
+  if (pattern) text += " pattern=" + *pattern;
   return text;
 }
 
@@ -612,10 +635,21 @@ nlohmann::json Configuration::ties_json() const {
   return array;
 }
 
+namespace {
+
+/// A pattern as configuration ids spell it: as given, "@X,Y" after it where placed there.
+std::string pattern_id(const std::optional<std::string>& pattern, std::optional<Position> offset) {
+  if (!pattern) return "";
+  if (!offset) return *pattern;
+  return *pattern + "@" + std::to_string(offset->x) + "," + std::to_string(offset->y);
+}
+
+} // namespace
+
 std::string make_config_id(const std::string& experiment, const Problem& problem,
                            std::uint64_t generations,
                            const std::map<std::string, std::string>& params,
-                           std::optional<double> density) {
+                           std::optional<double> density, const std::string& pattern) {
   std::string id =
       experiment + "|" + problem.to_string() + "|g" + std::to_string(generations) + "|";
   bool first = true;
@@ -624,6 +658,7 @@ std::string make_config_id(const std::string& experiment, const Problem& problem
     first = false;
   }
   if (density) id += "|density=" + number_text(*density);
+  if (!pattern.empty()) id += "|pattern=" + pattern;
   return id;
 }
 
@@ -653,13 +688,22 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
     }
     std::vector<std::optional<double>> densities(run.densities.begin(), run.densities.end());
     if (densities.empty()) densities.emplace_back();
+    // What starts each run: a soup of each density, or each pattern (never both).
+    std::vector<std::pair<std::optional<double>, std::optional<std::string>>> starts;
+    for (const auto& density : densities)
+      starts.emplace_back(density, std::nullopt);
+    if (!run.patterns.empty()) starts.clear();
+    for (const auto& pattern : run.patterns)
+      starts.emplace_back(std::nullopt, pattern);
     for (const auto& shape : run.shapes) {
-      for (const auto& density : densities) {
+      for (const auto& [density, pattern] : starts) {
         for (const auto& params : combinations) {
           Configuration c;
           c.experiment = e;
           c.problem = Problem{run.rule, shape, run.boundary};
           c.density = density;
+          c.pattern = pattern;
+          c.offset = pattern ? run.offset : std::nullopt;
           c.generations = run.generations;
           c.repetitions = run.repetitions;
           c.max_repetitions = run.max_repetitions;
@@ -670,7 +714,8 @@ std::vector<Configuration> expand(const std::vector<SweepRun>& runs, const Catal
           c.params = params;
           c.ties = run.ties;
           c.origin = run.where();
-          c.config_id = make_config_id(e->name, c.problem, c.generations, c.params, c.density);
+          c.config_id = make_config_id(e->name, c.problem, c.generations, c.params, c.density,
+                                       pattern_id(c.pattern, c.offset));
           const auto [it, inserted] = by_id.emplace(c.config_id, configurations.size());
           if (inserted) {
             configurations.push_back(std::move(c));

@@ -19,6 +19,9 @@
 //   shape = ["1024x1024", "4096x4096"]  # string or list
 //   density = 0.001                     # initial soup density in (0, 1], number or list
 //                                       # (default: the family's soup density)
+//   pattern = "datasets/acorn.rle"      # instead of soups: a pattern file placed on the grid,
+//                                       # string or list (sweep_pattern.hpp: where it is found)
+//   offset = "10,20"                    # the pattern's top-left cell; default: centred
 //   generations = 16                    # required
 //   repetitions = 5                     # timed at least, default 5; then more until the
 //                                       # median's 95 % interval is within target_rel_ci:
@@ -40,6 +43,7 @@
 
 #include "discovery.hpp"
 #include "lifebench/problem.hpp"
+#include "lifebench/rle.hpp" // Position
 
 #include <cstdint>
 #include <filesystem>
@@ -70,7 +74,9 @@ struct SweepRun {
   Rule rule;
   Boundary boundary = Boundary::torus;
   std::vector<Shape> shapes;
-  std::vector<double> densities; ///< empty: the family's soup density
+  std::vector<double> densities;     ///< empty: the family's soup density
+  std::vector<std::string> patterns; ///< as given; empty: soups
+  std::optional<Position> offset;    ///< of the patterns; none: centred
   std::uint64_t generations = 0;
   int repetitions = 5; ///< at least
   int max_repetitions = 100;
@@ -103,7 +109,9 @@ struct Configuration {
   std::string config_id; ///< experiment|problem|g<generations>|k=v,...[|density=D]
   const Experiment* experiment = nullptr;
   Problem problem;
-  std::optional<double> density; ///< as the sweep gives it; none: the family's soup density
+  std::optional<double> density;      ///< as the sweep gives it; none: the family's soup density
+  std::optional<std::string> pattern; ///< as the sweep gives it; none: soups
+  std::optional<Position> offset;     ///< of the pattern; none: centred
   std::uint64_t generations = 0;
   int repetitions = 5; ///< at least; the stopping rule's other three follow
   int max_repetitions = 100;
@@ -121,11 +129,12 @@ struct Configuration {
   [[nodiscard]] nlohmann::json ties_json() const;
 };
 
-/// A density changes the id only when given, so ids of runs without one stay as they were.
+/// A density or a pattern changes the id only when given, so ids of runs without one stay as
+/// they were. `pattern`: "|pattern=<as given>[@X,Y]", or empty.
 std::string make_config_id(const std::string& experiment, const Problem& problem,
                            std::uint64_t generations,
                            const std::map<std::string, std::string>& params,
-                           std::optional<double> density);
+                           std::optional<double> density, const std::string& pattern = "");
 
 /// Shapes × densities × parameter product of every run, in order; one configuration reached
 /// twice is kept once with the union of their ties, and throws Error if the two

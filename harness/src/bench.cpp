@@ -6,8 +6,10 @@
 #include "verification.hpp"
 
 #include <algorithm>
+#include <array>
 #include <benchmark/benchmark.h>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -131,6 +133,18 @@ double soup_density_of(const BenchRequest& request) {
   return request.density.value_or(soup_density(request.problem.rule.topology));
 }
 
+/// What a result records of the run's pattern, or nothing for soups.
+std::optional<ResultPattern> pattern_of(const BenchRequest& request) {
+  if (!request.pattern) return std::nullopt;
+  const PatternInput& input = *request.pattern;
+  ResultPattern pattern{.name = input.pattern.name,
+                        .path = input.path,
+                        .hash = pattern_hash(input.pattern),
+                        .offset = std::nullopt};
+  if (input.offset) pattern.offset = std::array{input.offset->x, input.offset->y};
+  return pattern;
+}
+
 ResultRecord base_result(const ExperimentInfo& info, const Params& params,
                          const BenchRequest& request) {
   const auto simd = simd_targets();
@@ -141,27 +155,36 @@ ResultRecord base_result(const ExperimentInfo& info, const Params& params,
       .params = params.values(),
       .problem = request.problem,
       .generations = request.generations,
-      .density = soup_density_of(request),
+      .density = request.pattern ? std::nullopt : std::optional(soup_density_of(request)),
+      .pattern = pattern_of(request),
       .external = info.external,
       .host = ResultHost{simd.empty() ? std::nullopt : std::optional<std::string>(simd.front())}};
 }
 
-/// Verifies on a capped soup; returns the failure reason, or nothing.
+/// Verifies on a capped soup, or the run's pattern on a grid capped while it fits there;
+/// returns the failure reason, or nothing.
 std::optional<std::string> verify_before_timing(const ExperimentInfo& info, const Params& params,
                                                 const BenchRequest& request, ResultRecord& result) {
-  const Problem problem = capped_problem(info, params, request.problem, kVerifyMaxCells);
+  const auto pattern_fits = [&](const Problem& smaller) {
+    return !request.pattern ||
+           !placement_refusal(request.pattern->pattern, smaller, request.pattern->offset);
+  };
+  const Problem problem =
+      capped_problem(info, params, request.problem, kVerifyMaxCells, pattern_fits);
   const std::uint64_t generations = verify_generations(info, params);
   // Split unevenly over two advance() calls so that carried state is checked too.
-  const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
-                               soup_density_of(request)};
+  const VerificationCase check{problem, generations / 2,          generations - generations / 2,
+                               1,       soup_density_of(request), request.pattern};
   const VerificationOutcome outcome = verify_case(info, params, check);
-  result.verification = ResultVerification{.passed = outcome.passed,
-                                           .problem = problem,
-                                           .generations = generations,
-                                           .soup = check.soup(),
-                                           .reference_hash = outcome.reference_hash,
-                                           .first_difference = outcome.passed ? "" : outcome.detail,
-                                           .timed_problem = problem == request.problem};
+  result.verification =
+      ResultVerification{.passed = outcome.passed,
+                         .problem = problem,
+                         .generations = generations,
+                         .soup = request.pattern ? "" : check.soup(),
+                         .pattern = request.pattern ? request.pattern->pattern.name : "",
+                         .reference_hash = outcome.reference_hash,
+                         .first_difference = outcome.passed ? "" : outcome.detail,
+                         .timed_problem = problem == request.problem};
   if (outcome.passed) return std::nullopt;
   return "verification failed: " + outcome.detail;
 }
@@ -170,12 +193,13 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
 /// reason, or nothing.
 std::optional<std::string> check_timed_final_state(Simulator& simulator,
                                                    const BenchRequest& request,
-                                                   const SoupSpec& soup, ResultRecord& result) {
+                                                   const std::function<Grid()>& start,
+                                                   ResultRecord& result) {
   const auto repetitions = static_cast<std::uint64_t>(result.timing->repetitions);
   const std::uint64_t generations =
       (static_cast<std::uint64_t>(request.warmup) + repetitions) * request.generations;
   ResultVerification& verification = *result.verification;
-  verification.final_state = check_final_state(simulator, request.problem, soup, generations);
+  verification.final_state = check_final_state(simulator, request.problem, start, generations);
   using Status = FinalStateCheck::Status;
   if (verification.final_state.status == Status::passed) verification.timed_problem = true;
   if (verification.final_state.status != Status::failed) return std::nullopt;
@@ -205,8 +229,14 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
               << request.generations << " generations on " << request.problem.to_string()
               << std::endl;
     auto simulator = info.make(request.problem, params);
+    // The timed state: the pattern, or a soup of another seed than the verification's.
     const SoupSpec soup{request.problem.shape, soup_density_of(request), 2};
-    simulator->upload_soup(soup);
+    const auto start = [&] { return request.pattern->on(request.problem); };
+    if (request.pattern) {
+      simulator->upload(start());
+    } else {
+      simulator->upload_soup(soup);
+    }
     for (int i = 0; i < request.warmup; ++i)
       simulator->timed_advance(request.generations);
 
@@ -227,7 +257,10 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Bench
                   : std::nullopt};
     result.device = simulator->device();
     result.benchmark = timed.entries;
-    if (auto reason = check_timed_final_state(*simulator, request, soup, result)) {
+    if (auto reason = check_timed_final_state(
+            *simulator, request,
+            request.pattern ? std::function<Grid()>(start) : [&] { return make_soup(soup); },
+            result)) {
       return failed(ResultStatus::failed, *reason);
     }
   } catch (const std::exception& e) {

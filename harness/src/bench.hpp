@@ -7,8 +7,10 @@
 #include "lifebench/experiment.hpp"
 #include "lifebench/result_record.hpp"
 #include "lifebench/statistics.hpp"
+#include "verification.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace lifebench::harness {
@@ -18,7 +20,8 @@ struct BenchRequest {
   std::uint64_t generations = 0;
   statistics::StoppingRule stopping; ///< its min_repetitions: the sweep's `repetitions`
   int warmup = 1;
-  std::optional<double> density; ///< of both soups; none: the family's soup density
+  std::optional<double> density;               ///< of both soups; none: the family's soup density
+  std::shared_ptr<const PatternInput> pattern; ///< starts both runs in place of soups; none: soups
 };
 
 /// Measures one configuration; never throws for a failure of the experiment

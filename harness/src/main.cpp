@@ -6,6 +6,7 @@
 #include "lifebench/build_info.hpp"
 #include "lifebench/cli.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/pattern.hpp"
 #include "lifebench/state_io.hpp"
 #include "verification.hpp"
 
@@ -16,12 +17,29 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <unistd.h>
 
 namespace lifebench::harness {
 namespace {
+
+/// The pattern `bench --pattern` names, read and placed on `problem`'s grid once, so that a
+/// pattern that cannot start the run is refused before anything is made or timed.
+std::shared_ptr<const PatternInput> bench_pattern(const std::optional<std::string>& path,
+                                                  const std::optional<std::string>& offset,
+                                                  const Problem& problem) {
+  if (!path) return nullptr;
+  auto input = std::make_shared<PatternInput>(
+      PatternInput{.pattern = read_pattern(*path),
+                   .path = *path,
+                   .offset = offset ? std::optional(parse_offset(*offset)) : std::nullopt});
+  if (auto refusal = placement_refusal(input->pattern, problem, input->offset)) {
+    throw Error(*path + ": " + *refusal);
+  }
+  return input;
+}
 
 /// Timings from an unoptimised build would be published as if they meant something.
 void require_optimised_build() {
@@ -185,6 +203,16 @@ int main_with_errors(int argc, char** argv) {
                        : "must be a number in (0, 1], not " + text;
           },
           "DENSITY in (0, 1]"));
+  std::optional<std::string> bench_pattern_path;
+  std::optional<std::string> bench_offset;
+  auto* pattern_option =
+      bench_cmd
+          ->add_option("--pattern", bench_pattern_path,
+                       "Pattern file that starts both runs in place of soups, centred on the grid")
+          ->excludes("--density");
+  bench_cmd
+      ->add_option("--offset", bench_offset, "X,Y: the pattern's top-left cell instead of centred")
+      ->needs(pattern_option);
   bench_cmd->add_option("--json-out", json_out, "Result file")->required();
 
   if (const auto status = parse_command_line(app, argc, argv, "--help")) return *status;
@@ -210,6 +238,7 @@ int main_with_errors(int argc, char** argv) {
   }
   const Params params = resolve_params(info.name, info.axes, parse_param_pairs(pairs));
   bench_request.problem = parse_problem(bench_problem);
+  bench_request.pattern = bench_pattern(bench_pattern_path, bench_offset, bench_request.problem);
   const auto result = bench(info, params, bench_request);
   write_file_atomically(json_out,
                         [&](std::ostream& out) { out << result.to_json().dump(2) << "\n"; });

@@ -83,7 +83,7 @@ class Figure:
         if "generations" in wanted and result.generations != wanted["generations"]:
             return False
         # Sparse and dense soups are different problems: none given keeps the family's soup.
-        if result.density != wanted.get("density"):
+        if result.density != wanted.get("density") or result.pattern is not None:
             return False
         params = result.params
         return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
