@@ -140,7 +140,7 @@ def generate(
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import html, plots, table_page  # after the check: all need matplotlib
+    from . import html, patterns_page, plots, table_page  # after the check: all need matplotlib
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -171,6 +171,9 @@ def generate(
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
         size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
+        pages = []
+        if patterns_page.write(runs, stage, generated):
+            pages.append((patterns_page.PAGE, "Patterns: rate against generations"))
         index = html.index_page(
             runs,
             views,
@@ -181,6 +184,7 @@ def generate(
             bounds,
             copy_results(runs, stage) if site else None,
             before_after(runs, before) if before is not None else None,
+            pages,
         )
         (stage / html.INDEX).write_text(index, encoding="utf-8")
 

@@ -217,11 +217,13 @@ def index_page(
     bounds: dict[str, Kind] | None = None,
     data: dict[int, str] | None = None,
     before_after: str | None = None,
+    pages: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The front page. `figures`: each figure file with its number of points and its image
     (None: no data, not drawn); `rooflines`: (family, image or None); `data`: in a static
     site, the folder (relative) each run's results were copied to, by id of the run;
-    `before_after`: the section comparing with a baseline (baseline.py), if any."""
+    `before_after`: the section comparing with a baseline (baseline.py), if any; `pages`: other
+    pages written beside it, (file, title), linked below the lead."""
     results = [r for run in runs for r in run.results]
     statuses = Counter(r.status for r in results)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "none"
@@ -230,6 +232,9 @@ def index_page(
         f'<p class="lead">{len(runs)} results folder{"s" if len(runs) != 1 else ""}, '
         f"{len(results)} configurations ({esc(summary)}). {_env_line(runs)}</p>",
     ]
+    if pages:
+        links = ", ".join(f'<a href="{esc(f)}">{esc(title)}</a>' for f, title in pages)
+        body.append(f'<p class="pages">Also: {links}.</p>')
     for run in runs:
         if run.warnings:
             body.append(warnings([f"{run.label}: {w}" for w in run.warnings]))
