@@ -1,6 +1,7 @@
 """The report's patterns page: written, and linked from the index, only where results started
 from a pattern; a figure per pattern; for each kernel the generations from which HashLife is
-at least as fast on the same grid, that it never is within the run, or that it did not run."""
+at least as fast on the same grid, that it never is within the run, or that it did not run.
+And a figure against soup density (the sweep density): every density given, no pattern."""
 
 from __future__ import annotations
 
@@ -85,6 +86,36 @@ class PatternsPage(unittest.TestCase):
         out = self.generate([synthetic.result("cpu-soup", rate=1e9)])
         self.assertFalse((out / "patterns.html").exists())
         self.assertNotIn("patterns.html", (out / "index.html").read_text(encoding="utf-8"))
+
+
+def on_soup(experiment: str, density: float | None, rate: float) -> dict:
+    data = synthetic.result(experiment, shape="2048x2048", generations=64, rate=rate)
+    if density is not None:
+        data["config_id"] += f"|density={density:g}"
+        data["density"] = density
+    return data
+
+
+class DensityFigure(unittest.TestCase):
+    def test_a_point_per_density_given(self):
+        work = Path(tempfile.mkdtemp(prefix="lifebench-density-"))
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", str(work)], check=False))
+        plots = work / "plots"
+        plots.mkdir()
+        (plots / "density.toml").write_text(
+            'title = "Against density"\nx = "density"\ny = "updates/s"\nlog_x = true\n'
+            '[select]\nshape = "2048x2048"\n')
+        results = [on_soup("cpu-a", d, 1e9) for d in (0.5, 0.1, 0.01)]
+        results += [on_soup("cpu-a", None, 2e9),  # the family's soup: no density to plot
+                    started_from(ACORN, "cpu-a", 64, 3e9)]  # a pattern: no soup
+        folder = synthetic.write_run(work / "results", results)
+        proc = subprocess.run([sys.executable, str(GENERATE), "--results", str(folder),
+                               "--plots", str(plots), "--out", str(work / "report"),
+                               "--quiet"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        index = (work / "report" / "index.html").read_text(encoding="utf-8")
+        self.assertIn('data-figure="density" data-points="3"', index)
+        self.assertTrue((work / "report" / "figure-density.png").is_file())
 
 
 if __name__ == "__main__":
