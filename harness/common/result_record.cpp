@@ -32,15 +32,27 @@ nlohmann::json final_state_json(const FinalStateCheck& check) {
 nlohmann::json verification_json(const std::optional<ResultVerification>& verification) {
   if (!verification) return {{"status", "not_run"}};
   const ResultVerification& v = *verification;
-  return {
+  nlohmann::json json = {
       {"status", v.passed ? "passed" : "failed"},
       {"problem", v.problem.to_string()},
       {"generations", v.generations},
-      {"soup", v.soup},
       {"reference_hash", hex(v.reference_hash)},
       {"first_difference", v.passed ? nlohmann::json(nullptr) : nlohmann::json(v.first_difference)},
       {"scope", v.timed_problem ? "timed_problem" : "smaller_problem"},
       {"final_state", final_state_json(v.final_state)}};
+  if (v.pattern.empty()) {
+    json["soup"] = v.soup;
+  } else {
+    json["pattern"] = v.pattern;
+  }
+  return json;
+}
+
+nlohmann::json pattern_json(const ResultPattern& pattern) {
+  nlohmann::json json = {
+      {"name", pattern.name}, {"path", pattern.path}, {"hash", pattern.hash}, {"offset", nullptr}};
+  if (pattern.offset) json["offset"] = *pattern.offset;
+  return json;
 }
 
 nlohmann::json timing_json(const ResultTiming& t) {
@@ -112,6 +124,7 @@ nlohmann::json ResultRecord::to_json() const {
       {"status", lifebench::to_string(status)},
       {"reason", status == ResultStatus::ok ? nlohmann::json(nullptr) : nlohmann::json(reason)},
       {"verification", verification_json(verification)}};
+  if (pattern) result["pattern"] = pattern_json(*pattern);
   if (!external.empty()) result["external"] = external;
   if (host) result["host"] = {{"hwy_target", or_null(host->hwy_target)}};
   if (status != ResultStatus::ok) return result;

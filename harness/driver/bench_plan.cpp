@@ -1,6 +1,7 @@
 #include "bench_plan.hpp"
 
 #include "lifebench/error.hpp"
+#include "sweep_pattern.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -40,6 +41,7 @@ std::vector<SweepConfiguration> selected_configurations(const BenchOptions& opti
     throw Error("no configuration of the sweep is of an experiment matching --impl " +
                 quote(options.impl, '\''));
   }
+  resolve_patterns(configurations);
   return configurations;
 }
 

@@ -18,8 +18,9 @@
 
 namespace lifebench::driver {
 
-/// The configurations of the sweeps of experiments matching --impl, in sweep order; throws
-/// Error when none is left.
+/// The configurations of the sweeps of experiments matching --impl, in sweep order, their
+/// patterns found and checked (resolve_patterns); throws Error when none is left or a pattern
+/// cannot start its configuration.
 std::vector<SweepConfiguration> selected_configurations(const BenchOptions& options,
                                                         const Catalog& catalog);
 

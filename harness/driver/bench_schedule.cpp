@@ -4,6 +4,7 @@
 #include "lifebench/exit_codes.hpp"
 #include "lifebench/result_record.hpp"
 #include "process.hpp"
+#include "sweep_pattern.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -40,6 +41,7 @@ nlohmann::json own_result(const SweepConfiguration& c, ResultStatus status,
                       .problem = c.problem,
                       .generations = c.generations,
                       .density = c.density,
+                      .pattern = result_pattern(c),
                       .external = e.external};
   result.fail(status, reason);
   return result.to_json();
@@ -185,6 +187,8 @@ private:
       result["config_id"] = c.name();
       result["ties"] = c.ties_json();
       result["binary_hash"] = schedule_.plan.hashes.at(c.experiment);
+      // The pattern as the sweep names it, not where this machine keeps it.
+      if (c.pattern && result.contains("pattern")) result["pattern"]["path"] = *c.pattern;
       if (gpu && result.contains("device") && result["device"].is_object()) {
         result["device"]["cuda_visible_devices"] = *gpu;
       }

@@ -14,6 +14,12 @@
 #include <unistd.h>
 
 namespace lifebench::driver {
+std::filesystem::path program_folder() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::filesystem::path() : self.parent_path();
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -27,12 +33,6 @@ struct Candidate {
   std::string name;
   std::filesystem::path binary;
 };
-
-fs::path program_folder() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : self.parent_path();
-}
 
 std::string string_field(const nlohmann::json& json, const char* key, bool required) {
   const auto it = json.find(key);

@@ -64,4 +64,8 @@ std::vector<std::filesystem::path> experiment_folders(const std::vector<std::str
 Catalog discover(const std::vector<std::filesystem::path>& folders,
                  const std::function<bool(const std::string&)>& wanted = {});
 
+/// The folder of the running lifebench, where its experiments/ and datasets/ lie; empty
+/// where /proc does not tell.
+std::filesystem::path program_folder();
+
 } // namespace lifebench::driver

@@ -3,6 +3,7 @@
 #include "lifebench/error.hpp"
 #include "lifebench/number_text.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/pattern.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -19,12 +20,17 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kRunKeys = {
     "sweeps",      "experiment",  "rule",   "boundary",        "shape",         "density",
     "generations", "repetitions", "warmup", "time_limit_s",    "params",        "table",
-    "row",         "column",      "ties",   "max_repetitions", "target_rel_ci", "timing_budget_s"};
+    "row",         "column",      "ties",   "max_repetitions", "target_rel_ci", "timing_budget_s",
+    "pattern",     "offset"};
 /// What [defaults] may give every run: not what names a run's experiment or its cells.
-const std::vector<std::string> kDefaultKeys = {
-    "sweeps",        "rule",           "boundary",     "shape",  "density", "generations",
-    "repetitions",   "warmup",         "time_limit_s", "params", "table",   "max_repetitions",
-    "target_rel_ci", "timing_budget_s"};
+const std::vector<std::string> kDefaultKeys = {"sweeps",        "rule",
+                                               "boundary",      "shape",
+                                               "density",       "generations",
+                                               "repetitions",   "warmup",
+                                               "time_limit_s",  "params",
+                                               "table",         "max_repetitions",
+                                               "target_rel_ci", "timing_budget_s",
+                                               "pattern",       "offset"};
 const std::vector<std::string> kTieKeys = {"table", "row", "column"};
 /// The most configurations one `bench` expands, over all its sweeps' runs: more would take
 /// the driver's memory before any of them ran. Lists multiply, so a file of a megabyte could
@@ -223,7 +229,8 @@ public:
       return array != nullptr ? array->size() : 1;
     };
     std::uint64_t product =
-        std::min(length(find("shape")) * length(find("density")), kMaxConfigurations + 1);
+        std::min(length(find("shape")) * length(find("density")) * length(find("pattern")),
+                 kMaxConfigurations + 1);
     for (const auto& param : params())
       product = std::min(product * length(param.second), kMaxConfigurations + 1);
     return product;
@@ -395,6 +402,26 @@ void read_shapes(const RunReader& reader, const Experiment& e, SweepRun& run) {
   }
 }
 
+/// What starts the run: soups of its densities, or its patterns (placed at its offset).
+void read_starts(const RunReader& reader, SweepRun& run) {
+  run.densities = reader.densities("density");
+  if (const auto patterns = reader.strings("pattern", true)) {
+    if (!run.densities.empty()) {
+      reader.fail("pattern and density exclude each other: a pattern starts the run, not a soup",
+                  reader.find("pattern"));
+    }
+    run.patterns = *patterns;
+  }
+  if (const auto offset = reader.string("offset")) {
+    if (run.patterns.empty()) reader.fail("offset without a pattern", reader.find("offset"));
+    try {
+      run.offset = parse_offset(*offset);
+    } catch (const Error& error) {
+      reader.fail(error.what(), reader.find("offset"));
+    }
+  }
+}
+
 /// Generations, repetitions, warmup, the time limit and the stopping rule.
 void read_measurement(const RunReader& reader, SweepRun& run) {
   const auto generations = reader.integer("generations", 1);
@@ -475,7 +502,7 @@ SweepRun read_run(const toml::table& table, const toml::table* defaults, const s
   }
   read_rule(reader, e, run);
   read_shapes(reader, e, run);
-  run.densities = reader.densities("density");
+  read_starts(reader, run);
   read_measurement(reader, run);
   for (const auto& [name, node] : reader.params())
     run.params.emplace_back(name, read_param(reader, e, name, *node));
@@ -528,15 +555,33 @@ std::vector<std::map<std::string, std::string>> parameter_combinations(const Swe
   return combinations;
 }
 
+/// What starts a run's configurations: a soup of each density (none given: the family's),
+/// or each pattern, never both.
+struct Start {
+  std::optional<double> density;
+  std::optional<std::string> pattern;
+};
+
+std::vector<Start> starts_of(const SweepRun& run) {
+  std::vector<Start> starts;
+  for (const auto& pattern : run.patterns)
+    starts.push_back({.density = std::nullopt, .pattern = pattern});
+  for (const double density : run.densities)
+    starts.push_back({.density = density, .pattern = std::nullopt});
+  if (starts.empty()) starts.emplace_back();
+  return starts;
+}
+
 SweepConfiguration configuration_of(const SweepRun& run, const Experiment& e, const Shape& shape,
-                                    std::optional<double> density,
-                                    std::map<std::string, std::string> params) {
+                                    const Start& start, std::map<std::string, std::string> params) {
   SweepConfiguration c;
   c.experiment = e.name;
   c.problem = Problem{run.rule, shape, run.boundary};
   c.generations = run.generations;
   c.params = std::move(params);
-  c.density = density;
+  c.density = start.density;
+  c.pattern = start.pattern;
+  c.offset = start.pattern ? run.offset : std::nullopt;
   c.stopping = statistics::StoppingRule{.min_repetitions = run.repetitions,
                                         .max_repetitions = run.max_repetitions,
                                         .target_rel_ci = run.target_rel_ci,
@@ -686,13 +731,11 @@ std::vector<SweepConfiguration> expand(const std::vector<SweepRun>& runs, const 
   for (const auto& run : runs) {
     const Experiment* e = catalog.find(run.experiment);
     LIFEBENCH_EXPECTS(e != nullptr, "expand: experiment " + run.experiment + " not found");
-    std::vector<std::optional<double>> densities(run.densities.begin(), run.densities.end());
-    if (densities.empty()) densities.emplace_back();
     const auto combinations = parameter_combinations(run);
     for (const auto& shape : run.shapes) {
-      for (const auto& density : densities) {
+      for (const auto& start : starts_of(run)) {
         for (const auto& params : combinations) {
-          SweepConfiguration c = configuration_of(run, *e, shape, density, params);
+          SweepConfiguration c = configuration_of(run, *e, shape, start, params);
           const auto [it, inserted] = by_name.emplace(c.name(), configurations.size());
           if (inserted) {
             configurations.push_back(std::move(c));

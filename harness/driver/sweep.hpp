@@ -19,6 +19,9 @@
 //   shape = ["1024x1024", "4096x4096"]  # string or list
 //   density = 0.001                     # initial soup density in (0, 1], number or list
 //                                       # (default: the family's soup density)
+//   pattern = "datasets/acorn.rle"      # instead of soups: a pattern file placed on the grid,
+//                                       # string or list (sweep_pattern.hpp: where it is found)
+//   offset = "10,20"                    # the pattern's top-left cell; default: centred
 //   generations = 16                    # required
 //   repetitions = 5                     # timed at least, default 5; then more until the
 //                                       # median's 95 % interval is within target_rel_ci:
@@ -41,6 +44,7 @@
 #include "discovery.hpp"
 #include "lifebench/configuration.hpp"
 #include "lifebench/problem.hpp"
+#include "lifebench/rle.hpp" // Position
 
 #include <cstdint>
 #include <filesystem>
@@ -71,7 +75,9 @@ struct SweepRun {
   Rule rule;
   Boundary boundary = Boundary::torus;
   std::vector<Shape> shapes;
-  std::vector<double> densities; ///< empty: the family's soup density
+  std::vector<double> densities;     ///< empty: the family's soup density
+  std::vector<std::string> patterns; ///< as given; empty: soups
+  std::optional<Position> offset;    ///< of the patterns; none: centred
   std::uint64_t generations = 0;
   int repetitions = 5; ///< at least
   int max_repetitions = 100;

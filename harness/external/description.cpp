@@ -199,14 +199,22 @@ private:
 };
 
 FileFormat format(const Reader& reader, const char* key) {
-  const std::string name = reader.choice("run", key, {"rle", "lbu", "dat"}, "rle");
-  return name == "rle" ? FileFormat::rle : name == "lbu" ? FileFormat::lbu : FileFormat::dat;
+  const std::string name = reader.choice("run", key, {"rle", "lbu", "dat", "mc"}, "rle");
+  if (name == "mc" && std::string_view(key) == "input") {
+    reader.fail(reader.node("run", key)->source(),
+                "run.input cannot be mc: lifebench reads macrocell files but writes none");
+  }
+  return name == "rle"   ? FileFormat::rle
+         : name == "lbu" ? FileFormat::lbu
+         : name == "mc"  ? FileFormat::mc
+                         : FileFormat::dat;
 }
 
 /// Whether `format` holds the states of `family`: a universe file holds square grids only.
 bool holds(FileFormat format, const std::string& family) {
   if (family == "3d") return format == FileFormat::dat;
-  return format == FileFormat::rle || (format == FileFormat::lbu && family == "square");
+  return format == FileFormat::rle || format == FileFormat::mc ||
+         (format == FileFormat::lbu && family == "square");
 }
 
 /// Everything past the identity; throws Error (the description's fault).
@@ -409,6 +417,8 @@ std::string extension(FileFormat format) {
     return ".rle";
   case FileFormat::lbu:
     return ".lbu";
+  case FileFormat::mc:
+    return ".mc";
   case FileFormat::dat:
     break;
   }

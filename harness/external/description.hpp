@@ -22,7 +22,8 @@
 //     # {rule} (the problem, "B3/S23:T64,64"), {width}, {height}, {depth}
 //   input = "rle"                        # the file lifebench writes: rle (2D, generation 0),
 //   output = "rle"                       # lbu (a square grid's universe file, generation 0)
-//                                        # or dat (3D, HPCGame: its T the generations to run)
+//                                        # or dat (3D, HPCGame: its T the generations to run);
+//                                        # output also mc (Golly's macrocell, 2D)
 //
 //   [timing]
 //   timer = "printed"                    # process: the whole process's wall time;
@@ -54,8 +55,10 @@
 namespace lifebench::external {
 
 /// A state file format of lifebench's: RLE (2D), a universe file (square grids: a bit a
-/// cell, for universes whose RLE would be gigabytes) or the HPCGame format (3D).
-enum class FileFormat { rle, lbu, dat };
+/// cell, for universes whose RLE would be gigabytes), the HPCGame format (3D), or, as an
+/// output only, Golly's macrocell (2D, two states), which places its cells in the grid where
+/// Golly's RLE of a bounded grid gives only their box.
+enum class FileFormat { rle, lbu, dat, mc };
 enum class Timer { process, printed };
 enum class Take { last, last_minus_first };
 

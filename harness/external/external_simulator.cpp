@@ -2,6 +2,7 @@
 
 #include "lifebench/error.hpp"
 #include "lifebench/format3d.hpp"
+#include "lifebench/plane_pattern.hpp"
 #include "lifebench/rle.hpp"
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
@@ -21,6 +22,39 @@ namespace fs = std::filesystem;
 /// first of a program's timestamps is there too (a timestamp a generation for millions).
 constexpr std::size_t kPrintedLimit = std::size_t{64} << 20;
 constexpr std::size_t kOtherLimit = std::size_t{64} << 10;
+
+/// Throws Error where a file names another problem than `problem` (a rule, with its bounded
+/// grid where it gives one).
+void require_problem(const std::optional<RuleSpec>& rule, const std::string& name,
+                     const Problem& problem) {
+  if (!rule) return;
+  const Problem written{rule->rule, rule->shape.value_or(problem.shape),
+                        rule->shape ? rule->boundary : problem.boundary};
+  if (written != problem) {
+    throw Error("wrote " + name + " for " + written.to_string() + ", not " + problem.to_string());
+  }
+}
+
+/// A macrocell file's cells in `problem`'s grid: Golly's coordinates of a bounded grid put its
+/// top-left cell at (-(W/2), -(H/2)).
+Grid macrocell_grid(const PlanePattern& pattern, const std::string& name, const Problem& problem) {
+  require_problem(pattern.rule, name, problem);
+  const Shape& shape = problem.shape;
+  const std::int64_t left = -(shape.width / 2);
+  const std::int64_t top = -(shape.height / 2);
+  const Box& box = pattern.box;
+  if (box.width > 0 &&
+      (box.left < left || box.top < top || box.left + box.width > left + shape.width ||
+       box.top + box.height > top + shape.height)) {
+    throw Error("wrote cells outside the " + shape.to_string() + " grid");
+  }
+  Grid grid(shape);
+  pattern.runs([&](std::int64_t x, std::int64_t y, std::int64_t length) {
+    for (std::int64_t i = 0; i < length; ++i)
+      grid.set(x - left + i, y - top, 1);
+  });
+  return grid;
+}
 
 /// A state of `problem` from the program's output file `file`; throws Error saying what
 /// is wrong with it.
@@ -55,15 +89,9 @@ Grid read_output(const fs::path& file, FileFormat format, const Problem& problem
     }
     return std::move(state.grid);
   }
+  if (format == FileFormat::mc) return macrocell_grid(parsed(read_macrocell), name, problem);
   const Pattern pattern = parsed(read_rle);
-  if (pattern.rule) {
-    const RuleSpec& spec = *pattern.rule;
-    const Problem written{spec.rule, spec.shape.value_or(problem.shape),
-                          spec.shape ? spec.boundary : problem.boundary};
-    if (written != problem) {
-      throw Error("wrote " + name + " for " + written.to_string() + ", not " + problem.to_string());
-    }
-  }
+  require_problem(pattern.rule, name, problem);
   if (pattern.position) return place_in_grid(pattern, problem.shape, *pattern.position);
   // Without a position the cells' place is known only when they span the grid.
   if (pattern.size != problem.shape && !pattern.alive.empty()) {

@@ -6,8 +6,10 @@
 #include "verification.hpp"
 
 #include <algorithm>
+#include <array>
 #include <benchmark/benchmark.h>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -133,8 +135,20 @@ double soup_density_of(const Configuration& config) {
   return config.density.value_or(soup_density(config.problem.rule.topology));
 }
 
+/// What a result records of the run's pattern, or nothing for soups.
+std::optional<ResultPattern> pattern_of(const PatternInput* input) {
+  if (input == nullptr) return std::nullopt;
+  ResultPattern pattern{.name = input->pattern.name,
+                        .path = input->path,
+                        .hash = pattern_hash(input->pattern),
+                        .offset = std::nullopt};
+  if (input->offset) pattern.offset = std::array{input->offset->x, input->offset->y};
+  return pattern;
+}
+
 ResultRecord base_result(const ExperimentInfo& info, const Params& params,
-                         const Configuration& config) {
+                         const Configuration& config,
+                         const std::shared_ptr<const PatternInput>& pattern) {
   const auto simd = simd_targets();
   return ResultRecord{
       .experiment = info.name,
@@ -143,24 +157,33 @@ ResultRecord base_result(const ExperimentInfo& info, const Params& params,
       .params = params.values(),
       .problem = config.problem,
       .generations = config.generations,
-      .density = soup_density_of(config),
+      .density = pattern ? std::nullopt : std::optional(soup_density_of(config)),
+      .pattern = pattern_of(pattern.get()),
       .external = info.external,
       .host = ResultHost{simd.empty() ? std::nullopt : std::optional<std::string>(simd.front())}};
 }
 
-/// Verifies on a capped soup; returns the failure reason, or nothing.
+/// Verifies on a capped soup, or the run's pattern on a grid capped while it fits there;
+/// returns the failure reason, or nothing.
 std::optional<std::string> verify_before_timing(const ExperimentInfo& info, const Params& params,
-                                                const Configuration& config, ResultRecord& result) {
-  const Problem problem = capped_problem(info, params, config.problem, kVerifyMaxCells);
+                                                const Configuration& config,
+                                                const std::shared_ptr<const PatternInput>& pattern,
+                                                ResultRecord& result) {
+  const auto pattern_fits = [&](const Problem& smaller) {
+    return !pattern || !placement_refusal(pattern->pattern, smaller, pattern->offset);
+  };
+  const Problem problem =
+      capped_problem(info, params, config.problem, kVerifyMaxCells, pattern_fits);
   const std::uint64_t generations = verify_generations(info, params);
   // Split unevenly over two advance() calls so that carried state is checked too.
-  const VerificationCase check{problem, generations / 2, generations - generations / 2, 1,
-                               soup_density_of(config)};
+  const VerificationCase check{problem, generations / 2,         generations - generations / 2,
+                               1,       soup_density_of(config), pattern};
   const VerificationOutcome outcome = verify_case(info, params, check);
   result.verification = ResultVerification{.passed = outcome.passed,
                                            .problem = problem,
                                            .generations = generations,
-                                           .soup = check.soup(),
+                                           .soup = pattern ? "" : check.soup(),
+                                           .pattern = pattern ? pattern->pattern.name : "",
                                            .reference_hash = outcome.reference_hash,
                                            .first_difference = outcome.passed ? "" : outcome.detail,
                                            .timed_problem = problem == config.problem};
@@ -172,12 +195,13 @@ std::optional<std::string> verify_before_timing(const ExperimentInfo& info, cons
 /// reason, or nothing.
 std::optional<std::string> check_timed_final_state(Simulator& simulator,
                                                    const Configuration& config,
-                                                   const SoupSpec& soup, ResultRecord& result) {
+                                                   const std::function<Grid()>& start,
+                                                   ResultRecord& result) {
   const auto repetitions = static_cast<std::uint64_t>(result.timing->repetitions);
   const std::uint64_t generations =
       (static_cast<std::uint64_t>(config.warmup) + repetitions) * config.generations;
   ResultVerification& verification = *result.verification;
-  verification.final_state = check_final_state(simulator, config.problem, soup, generations);
+  verification.final_state = check_final_state(simulator, config.problem, start, generations);
   using Status = FinalStateCheck::Status;
   if (verification.final_state.status == Status::passed) verification.timed_problem = true;
   if (verification.final_state.status != Status::failed) return std::nullopt;
@@ -186,8 +210,9 @@ std::optional<std::string> check_timed_final_state(Simulator& simulator,
 
 } // namespace
 
-ResultRecord bench(const ExperimentInfo& info, const Params& params, const Configuration& config) {
-  ResultRecord result = base_result(info, params, config);
+ResultRecord bench(const ExperimentInfo& info, const Params& params, const Configuration& config,
+                   const std::shared_ptr<const PatternInput>& pattern) {
+  ResultRecord result = base_result(info, params, config, pattern);
   const auto failed = [&](ResultStatus status, std::string reason) {
     result.fail(status, std::move(reason));
     return result;
@@ -198,7 +223,7 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
     if (auto reason = unsupported_reason(info, config.problem, params)) {
       return failed(ResultStatus::unsupported, *reason);
     }
-    if (auto reason = verify_before_timing(info, params, config, result)) {
+    if (auto reason = verify_before_timing(info, params, config, pattern, result)) {
       return failed(ResultStatus::failed, *reason);
     }
     // Progress on stderr: the driver keeps its tail, which places a crash or a hang.
@@ -207,8 +232,14 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
               << config.generations << " generations on " << config.problem.to_string()
               << std::endl;
     auto simulator = info.make(config.problem, params);
+    // The timed state: the pattern, or a soup of another seed than the verification's.
     const SoupSpec soup{config.problem.shape, soup_density_of(config), 2};
-    simulator->upload_soup(soup);
+    const auto start = [&] { return pattern->on(config.problem); };
+    if (pattern) {
+      simulator->upload(start());
+    } else {
+      simulator->upload_soup(soup);
+    }
     for (int i = 0; i < config.warmup; ++i)
       simulator->timed_advance(config.generations);
 
@@ -227,7 +258,9 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
                   : std::nullopt};
     result.device = simulator->device();
     result.benchmark = timed.entries;
-    if (auto reason = check_timed_final_state(*simulator, config, soup, result)) {
+    if (auto reason = check_timed_final_state(
+            *simulator, config,
+            pattern ? std::function<Grid()>(start) : [&] { return make_soup(soup); }, result)) {
       return failed(ResultStatus::failed, *reason);
     }
   } catch (const std::exception& e) {

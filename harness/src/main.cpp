@@ -7,6 +7,7 @@
 #include "lifebench/cli.hpp"
 #include "lifebench/configuration.hpp"
 #include "lifebench/params.hpp"
+#include "lifebench/pattern.hpp"
 #include "lifebench/state_io.hpp"
 #include "verification.hpp"
 
@@ -17,11 +18,26 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
 namespace lifebench::harness {
 namespace {
+
+/// The pattern `bench --pattern` names, read and placed on the configuration's grid once, so
+/// that a pattern that cannot start the run is refused before anything is made or timed.
+std::shared_ptr<const PatternInput> bench_pattern(const Configuration& config) {
+  if (!config.pattern) return nullptr;
+  auto input =
+      std::make_shared<PatternInput>(PatternInput{.pattern = read_pattern(config.pattern_file),
+                                                  .path = *config.pattern,
+                                                  .offset = config.offset});
+  if (auto refusal = placement_refusal(input->pattern, config.problem, input->offset)) {
+    throw Error(*config.pattern + ": " + *refusal);
+  }
+  return input;
+}
 
 /// Timings from an unoptimised build would be published as if they meant something.
 void require_optimised_build() {
@@ -160,7 +176,7 @@ int main_with_errors(int argc, char** argv) {
   require_optimised_build();
   const Configuration configuration = bench_options.from_argv(info.name);
   const Params params = configuration.resolved_params(info.axes);
-  const auto result = bench(info, params, configuration);
+  const auto result = bench(info, params, configuration, bench_pattern(configuration));
   write_file_atomically(bench_options.json_out(),
                         [&](std::ostream& out) { out << result.to_json().dump(2) << "\n"; });
   return 0;

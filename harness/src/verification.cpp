@@ -18,6 +18,10 @@ std::string VerificationCase::soup() const {
   return out.str();
 }
 
+Grid VerificationCase::start() const {
+  return pattern ? pattern->on(problem) : make_soup(SoupSpec{problem.shape, density, seed});
+}
+
 namespace {
 
 /// How `actual` differs from the reference's `expected` after `generations`, or nothing.
@@ -37,7 +41,7 @@ std::optional<std::string> difference(const Grid& expected, const Grid& actual,
 
 VerificationOutcome verify_case(const ExperimentInfo& info, const Params& params,
                                 const VerificationCase& check) {
-  const Grid start = make_soup(SoupSpec{check.problem.shape, check.density, check.seed});
+  const Grid start = check.start();
   const Grid expected = reference_advance(check.problem, start, check.first + check.second);
   VerificationOutcome outcome{false, {}, grid_hash(expected)};
 
@@ -58,7 +62,7 @@ VerificationOutcome verify_case(const ExperimentInfo& info, const Params& params
 }
 
 FinalStateCheck check_final_state(Simulator& simulator, const Problem& problem,
-                                  const SoupSpec& soup, std::uint64_t generations) {
+                                  const std::function<Grid()>& start, std::uint64_t generations) {
   using Status = FinalStateCheck::Status;
   FinalStateCheck check{Status::not_run, generations, ""};
   const double work = double(problem.shape.cells()) * double(generations);
@@ -69,7 +73,7 @@ FinalStateCheck check_final_state(Simulator& simulator, const Problem& problem,
                    std::to_string(kFinalStateMaxCells) + ")";
     return check;
   }
-  const Grid expected = reference_advance(problem, make_soup(soup), generations);
+  const Grid expected = reference_advance(problem, start(), generations);
   if (auto diff = difference(expected, simulator.download(), generations)) {
     check.status = Status::failed;
     check.reason = *diff;
@@ -125,11 +129,12 @@ std::optional<Problem> halve_largest(Problem problem) {
 } // namespace
 
 Problem capped_problem(const ExperimentInfo& info, const Params& params, Problem problem,
-                       std::int64_t max_cells) {
+                       std::int64_t max_cells, const std::function<bool(const Problem&)>& keeps) {
   while (problem.shape.cells() > max_cells) {
     std::optional<Problem> smaller;
     for (auto candidate : {halve_largest(problem), halve_all(problem)}) {
-      if (candidate && !unsupported_reason(info, *candidate, params)) {
+      if (candidate && !unsupported_reason(info, *candidate, params) &&
+          (!keeps || keeps(*candidate))) {
         smaller = candidate;
         break;
       }

@@ -14,6 +14,7 @@ Modules, one purpose each:
   plots      matplotlib figures (PNG)
   html       what the pages share, and the index page
   table_page a published table's page
+  patterns_page  the patterns page: rate against generations per pattern, HashLife's crossover
   output     writing the report folder atomically
   cli        the command line
 """

@@ -141,7 +141,8 @@ def generate(
         raise ReportError(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
-    from . import downloads, glossary, history, html, plots, table_page  # need matplotlib
+    # After the check: all need matplotlib.
+    from . import downloads, glossary, history, html, patterns_page, plots, table_page
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -192,6 +193,7 @@ def generate(
             ),
             html.HISTORY: html.history_page(histories, history_images, generated),
             html.CONFIGURATIONS: html.configurations_page(runs, views, generated, bounds),
+            html.PATTERNS: patterns_page.patterns_page(runs, stage, generated),
             glossary.GLOSSARY: html.page(
                 "lifebench report: glossary", glossary.glossary_body(), generated
             ),

@@ -43,7 +43,7 @@ class Figure:
     stem: str
     path: Path
     title: str
-    x: str  # "cells", "generations" or "param:<name>"
+    x: str  # "cells", "generations", "density" or "param:<name>"
     y: str | None  # a unit; None with a baseline (the y is a speed-up)
     scale: float = 1.0
     label: str = ""
@@ -64,6 +64,8 @@ class Figure:
             return "grid size (cells)"
         if self.x == "generations":
             return "generations"
+        if self.x == "density":
+            return "soup density"
         return self.x.removeprefix("param:")
 
     @property
@@ -83,8 +85,11 @@ class Figure:
                 return False
         if "generations" in wanted and result.generations != wanted["generations"]:
             return False
-        # Sparse and dense soups are different problems: none given keeps the family's soup.
-        if result.density != wanted.get("density"):
+        # Sparse and dense soups are different problems: none given keeps the family's soup
+        # (a figure against density takes every density given); a pattern is no soup.
+        if result.pattern is not None:
+            return False
+        if self.x != "density" and result.density != wanted.get("density"):
             return False
         params = result.params
         return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
@@ -124,6 +129,8 @@ class Figure:
             return r.cells
         if self.x == "generations":
             return r.generations
+        if self.x == "density":
+            return r.density  # none: the family's soup, no point of the figure
         try:
             return float(r.params[self.x.removeprefix("param:")])
         except (KeyError, ValueError):
@@ -202,8 +209,10 @@ def _load(path: Path) -> Figure:
 
     title = text("title", required=True)
     x = text("x", required=True)
-    if x not in ("cells", "generations") and not (x.startswith("param:") and len(x) > 6):
-        raise fail("'x' must be \"cells\", \"generations\" or \"param:<name>\"")
+    if x not in ("cells", "generations", "density") and not (
+        x.startswith("param:") and len(x) > 6
+    ):
+        raise fail("'x' must be \"cells\", \"generations\", \"density\" or \"param:<name>\"")
     baseline = text("baseline")
     y = text("y", required=baseline is None)
     if y is not None and y not in UNITS:

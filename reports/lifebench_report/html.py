@@ -170,10 +170,11 @@ def label_html(label: str) -> str:
 
 # The site's pages beside the tables' own, in the order of the navigation bar.
 FIGURES, RUNS, CONFIGURATIONS = "figures.html", "runs.html", "configurations.html"
-HISTORY = "history.html"
+HISTORY, PATTERNS = "history.html", "patterns.html"
 NAV = (
     (INDEX, "tables"),
     (FIGURES, "figures"),
+    (PATTERNS, "patterns"),
     (HISTORY, "history"),
     (RUNS, "runs"),
     (CONFIGURATIONS, "configurations"),

@@ -81,8 +81,9 @@ def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
 
     For each experiment, machine and grid size, the newest run that measured it: its every ok
     result is a point (hollow when it was not verified); the line joins its best verified.
+    Soups only: a run started from a pattern is another problem (the patterns page's).
     """
-    ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells]
+    ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells and not r.pattern]
     panels: dict[tuple[str, object], dict[str, list]] = {}
     for (machine, (experiment, _)), results in current(
         ok, lambda r: (r.experiment, r.cells)

@@ -108,9 +108,18 @@ class Result:
         return float(density) if given and _is_number(density) else None
 
     @property
+    def pattern(self) -> str | None:
+        """The pattern file that started the run instead of soups, as the sweep named it;
+        None for soups."""
+        pattern = self.raw.get("pattern")
+        return _text(pattern.get("path")) if isinstance(pattern, dict) else None
+
+    @property
     def problem_text(self) -> str:
-        """The problem, with the soup density the sweep gave (sparse and dense soups differ)."""
-        return self.problem + (f" density {self.density:g}" if self.density is not None else "")
+        """The problem, with the soup density the sweep gave (sparse and dense soups differ)
+        or the pattern that started it."""
+        start = f" density {self.density:g}" if self.density is not None else ""
+        return self.problem + start + (f" pattern {self.pattern}" if self.pattern else "")
 
     @property
     def backend(self) -> str:

@@ -98,6 +98,8 @@ class Problem:
             out.append(f"{result.generations} generations")
         if not _same_density(result.density, self.density):
             out.append(f"soup density {result.density or 'default'}")
+        if result.pattern:
+            out.append(f"pattern {result.pattern}")
         return out
 
     def golly(self) -> str | None:

@@ -76,7 +76,10 @@ def bench(conf, args):
                               "target_rel_ci": values.get("--target-rel-ci"),
                               "timing_budget_s": values.get("--timing-budget-s"),
                               "warmup": values.get("--warmup"),
-                              "density": values.get("--density")}) + "\n")
+                              "density": values.get("--density"),
+                              # Logged where given, so that calls without them read as before.
+                              **{k[2:]: values[k] for k in ("--pattern", "--offset")
+                                 if k in values}}) + "\n")
     out = values["--json-out"]
     mode = params.get("mode", "ok")
     print("fake bench starting", file=sys.stderr, flush=True)

@@ -97,5 +97,29 @@ class DensityReal(lbtest.CliTestCase):
                 self.assertOneErrorLine(proc, "--density", "(0, 1]", value, code=2)
 
 
+
+class DensitySweep(lbtest.CliTestCase):
+    """The named sweep density gives each square kernel built here the densities 0.5, 0.1
+    and 0.01 (QuickLife the first two) on one problem."""
+
+    def test_every_square_kernel_on_three_densities(self):
+        folder = lbtest.experiment_folder(self, "cpu-trivial")
+        proc = self.box.run("bench", "--experiments", folder, "--sweep", "density",
+                            "--dry-run", "--out", "out")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        densities = {}
+        for line in proc.stdout.splitlines():
+            if line.startswith("["):
+                # "[i/n] experiment problem gG [param=value ...] density=D"
+                words = line.split(" ")
+                densities.setdefault((words[1], words[2]), []).append(words[-1])
+        self.assertIn(("cpu-trivial", "B3/S23:T2048,2048"), densities)
+        for key, given in densities.items():
+            # QuickLife's state comes back without its place once the soup thins (sweep.toml).
+            expected = ["density=0.5", "density=0.1"] + (
+                [] if key[0] == "external-golly-quicklife" else ["density=0.01"])
+            self.assertEqual(given, expected, key)
+
+
 if __name__ == "__main__":
     lbtest.main()

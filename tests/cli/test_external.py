@@ -102,6 +102,7 @@ class External(lbtest.CliTestCase):
         self.add("external-missing", description("lifebench-no-such-program", "nowrite"))
         self.add("external-hex-universe", description(self.program, "nowrite", files="lbu",
                                                       family="hex"))
+        self.add("external-mc-input", description(self.program, "nowrite", files="mc"))
         expected = {
             "external-unknown-key": ":4: unknown key 'colour' (keys: ",
             "external-bad-placeholder": ":11: run.command: unknown placeholder {outptu} "
@@ -110,6 +111,8 @@ class External(lbtest.CliTestCase):
             "external-no-group": ":17: timing.pattern '^took [0-9.]+ ms$' has no group",
             "external-missing": "lifebench-no-such-program is not on PATH",
             "external-hex-universe": ":12: run.input must be rle for the hex family",
+            "external-mc-input": ":12: run.input cannot be mc: lifebench reads macrocell files "
+                                 "but writes none",
         }
         proc = self.box.run("list")
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -1,5 +1,5 @@
 """A real results folder against harness/results.schema.json: a small CPU sweep of the built
-experiments (a measured configuration, an out-of-core one with its file's device entries, an
+experiments (a measured configuration, one started from a pattern, an out-of-core one with its file's device entries, an
 unsupported one, one whose process crashed, which the driver records itself) is written by
 `lifebench bench`, and every file the report reads validates, as the report reads it."""
 import json
@@ -35,6 +35,11 @@ density = 0.25
 table = "fujita2017-table1"
 row = "CPU"
 column = "word-per-cell"
+
+[[run]]
+experiment = "cpu-trivial"
+pattern = "datasets/acorn.rle"
+offset = "3,4"
 
 [[run]]
 experiment = "cpu-outofcore"
@@ -90,6 +95,10 @@ class RealResultsFolder(unittest.TestCase):
                          {"cpu-trivial": "ok", "cpu-outofcore": "ok",
                           "cpu-bitadder": "unsupported", "test-crash": "failed"})
         self.assertTrue(by_experiment["cpu-trivial"].verified)
+        trivial = json.loads((self.out / "cpu-trivial.json").read_text())["configurations"]
+        self.assertEqual([r["pattern"]["path"] for r in trivial if "pattern" in r],
+                         ["datasets/acorn.rle"])
+        self.assertEqual([r["status"] for r in trivial], ["ok", "ok"])
         self.assertIn("storage", by_experiment["cpu-outofcore"].device)
         self.assertIn("killed by signal 11", by_experiment["test-crash"].reason)
         self.assertTrue(by_experiment["test-crash"].stderr_tail)

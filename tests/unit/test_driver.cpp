@@ -64,6 +64,31 @@ TEST(Configuration, ArgvReadsBackAsTheSameConfiguration) {
   EXPECT_DOUBLE_EQ(back.stopping.budget_s, 2.5);
 }
 
+TEST(Configuration, APatternIsNamedAsTheSweepWroteItAndPassedAsItsFile) {
+  Configuration c = fake_configuration();
+  c.params.clear();
+  c.pattern = "datasets/acorn.rle";
+  c.pattern_file = "/opt/lifebench/datasets/acorn.rle";
+  EXPECT_EQ(c.name(), "fake|B3/S23:T16,16|g4||pattern=datasets/acorn.rle");
+  c.offset = Position{3, 4};
+  EXPECT_EQ(c.name(), "fake|B3/S23:T16,16|g4||pattern=datasets/acorn.rle@3,4");
+  EXPECT_EQ(c.label(), "fake B3/S23:T16,16 g4 pattern=datasets/acorn.rle@3,4");
+
+  const Configuration back = read_back(to_argv(c, "out.json"));
+  EXPECT_EQ(back.pattern_file, c.pattern_file);
+  EXPECT_EQ(back.pattern, c.pattern_file.string()); // the executable knows only the file
+  EXPECT_EQ(back.offset, c.offset);
+  EXPECT_EQ(back.density, std::nullopt);
+}
+
+TEST(Configuration, ArgvRefusesAMalformedOffset) {
+  EXPECT_EQ(thrown_message([] {
+              (void)read_back({"--problem", "B3/S23:T16,16", "--generations", "4", "--json-out",
+                               "out.json", "--pattern", "acorn.rle", "--offset", "3"});
+            }),
+            "offset 3: expected X,Y, two whole numbers of cells from 0");
+}
+
 TEST(Configuration, ArgvRefusesAMaximumBelowTheMinimum) {
   Configuration c = fake_configuration();
   c.stopping.min_repetitions = 5;
@@ -140,6 +165,21 @@ params = { mode = ["ok", "crash"], threads = [1, 2] }
   EXPECT_EQ(configurations[8].name(), "fake|B3/S23:T16,16|g2|mode=ok,threads=1|density=0.25");
   EXPECT_EQ(configurations[0].info, catalog_.find("fake"));
   EXPECT_EQ(configurations[0].stopping.min_repetitions, 5);
+}
+
+TEST_F(Sweep, PatternsStartTheirOwnConfigurationsAtTheRunsOffset) {
+  const auto configurations = expanded(R"([[run]]
+experiment = "fake"
+shape = "64x64"
+pattern = ["datasets/acorn.rle", "golly:Life/Guns/gun.rle"]
+offset = "3,4"
+generations = 2
+)");
+  ASSERT_EQ(configurations.size(), 2U);
+  EXPECT_EQ(configurations[0].name(), "fake|B3/S23:T64,64|g2||pattern=datasets/acorn.rle@3,4");
+  EXPECT_EQ(configurations[1].name(), "fake|B3/S23:T64,64|g2||pattern=golly:Life/Guns/gun.rle@3,4");
+  EXPECT_EQ(configurations[0].density, std::nullopt);
+  EXPECT_EQ(configurations[0].pattern_file, std::filesystem::path()); // resolve_patterns finds it
 }
 
 TEST_F(Sweep, OneConfigurationOfTwoRunsFillsTheCellsOfBoth) {

@@ -7,6 +7,7 @@
 #include "lifebench/problem.hpp"
 #include "lifebench/statistics.hpp"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,7 +39,8 @@ struct ResultVerification {
   bool passed = false;
   Problem problem;
   std::uint64_t generations = 0;
-  std::string soup; ///< as `--soup` takes it: "WxH,density,seed"
+  std::string soup;    ///< as `--soup` takes it: "WxH,density,seed"; empty: from `pattern`
+  std::string pattern; ///< the pattern's name where it started from the run's pattern
   std::uint64_t reference_hash = 0;
   std::string first_difference; ///< "cell (x, y): expected 1, got 0"; empty when passed
   /// Whether the timed problem itself was checked (before timing, or its final state after),
@@ -71,6 +73,14 @@ struct ResultThroughput {
   std::optional<double> bytes_per_second;
 };
 
+/// The pattern a run starts from in place of a soup (`bench --pattern`).
+struct ResultPattern {
+  std::string name;                                  ///< "acorn"
+  std::string path;                                  ///< as the sweep gave it
+  std::string hash;                                  ///< pattern_hash(): the cells' fingerprint
+  std::optional<std::array<std::int64_t, 2>> offset; ///< x, y; none: centred
+};
+
 /// The host as the experiment executable sees it.
 struct ResultHost {
   std::optional<std::string> hwy_target; ///< Highway's dispatch target; none without Highway
@@ -85,6 +95,7 @@ struct ResultRecord {
   Problem problem{};
   std::uint64_t generations = 0;
   std::optional<double> density{};               ///< of the soups; none: not given (the family's)
+  std::optional<ResultPattern> pattern{};        ///< none: the run starts from soups
   std::map<std::string, std::string> external{}; ///< an external program's; empty for ours
   // What came of it.
   ResultStatus status = ResultStatus::ok;

@@ -1,0 +1,118 @@
+"""The patterns page (patterns.html): for each pattern that started runs instead of soups (the
+sweep `patterns`, datasets/README.md), the rate against generations of every experiment
+that ran it, and the generations from which Golly's HashLife is at least as fast as each
+kernel on the same grid, or the statement that it is not within the run."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import html, plots
+from .figures import Figure, Point
+from .results import Result, Run
+
+HASHLIFE = "external-golly-hashlife"
+
+
+@dataclass
+class Crossover:
+    """Where HashLife overtakes one kernel on one pattern and grid."""
+
+    experiment: str
+    shape: str
+    generations: int | None  # the least generations at which HashLife is as fast; None: never
+    measured: list[int]  # the generations both measured
+    hashlife_ran: bool
+
+
+def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
+    """The verified results started from each pattern, by its path as the sweep named it."""
+    out: dict[str, list[Result]] = {}
+    for run in runs:
+        for result in run.results:
+            if result.pattern and result.verified and result.rate and result.generations:
+                out.setdefault(result.pattern, []).append(result)
+    return dict(sorted(out.items()))
+
+
+def best_rates(results: list[Result]) -> dict[tuple[str, str], dict[int, Result]]:
+    """The fastest result per generations of each experiment on each grid."""
+    out: dict[tuple[str, str], dict[int, Result]] = {}
+    for r in results:
+        by_generations = out.setdefault((r.experiment, r.shape), {})
+        if r.generations not in by_generations or r.rate > by_generations[r.generations].rate:
+            by_generations[r.generations] = r
+    return out
+
+
+def crossovers(results: list[Result]) -> list[Crossover]:
+    """Each kernel against HashLife on the same grid, at the generations both measured."""
+    best = best_rates(results)
+    out = []
+    for (experiment, shape), mine in sorted(best.items()):
+        if experiment == HASHLIFE:
+            continue
+        hashlife = best.get((HASHLIFE, shape), {})
+        common = sorted(set(mine) & set(hashlife))
+        ahead = [g for g in common if hashlife[g].rate >= mine[g].rate]
+        out.append(Crossover(experiment, shape, ahead[0] if ahead else None, common,
+                             bool(hashlife)))
+    return out
+
+
+def _crossover_text(c: Crossover) -> str:
+    if not c.hashlife_ran:
+        return "HashLife did not run this pattern on this grid"
+    if not c.measured:
+        return "no generation count measured by both"
+    if c.generations is None:
+        return f"HashLife does not overtake it within the run (up to {c.measured[-1]} generations)"
+    return f"HashLife is at least as fast from {c.generations} generations"
+
+
+def figure_for(pattern: str, index: int) -> Figure:
+    return Figure(stem=f"pattern-{index}", path=Path(pattern), title=f"Pattern {pattern}",
+                  x="generations", y="cells/s", label="cell updates per second",
+                  log_x=True, log_y=True)
+
+
+def points(results: list[Result]) -> list[Point]:
+    return [Point(f"{experiment} {shape}", g, r.rate, r)
+            for (experiment, shape), by_generations in best_rates(results).items()
+            for g, r in sorted(by_generations.items())]
+
+
+def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
+         generated: str) -> str:
+    body = ["<h1>Patterns</h1>",
+            '<p class="lead">Runs started from a pattern instead of random soups: the rate '
+            "(cell updates per second, on the whole grid) against the generations of a "
+            "repetition, and where HashLife (external-golly-hashlife) overtakes each kernel "
+            "on the same grid. The patterns are described in datasets/README.md.</p>"]
+    if not sections:
+        body.append('<p class="why">No verified result in these results started from a pattern '
+                    "(the sweeps patterns and patterns-quick run them).</p>")
+    for pattern, found, image in sections:
+        body.append(f'<h2 data-pattern="{html.esc(pattern)}">{html.esc(pattern)}</h2>')
+        if image:
+            body.append(html.img(image, f"rate against generations, pattern {pattern}"))
+        rows = "".join(
+            f'<tr data-crossover="{html.esc(c.experiment)}"><td>{html.esc(c.experiment)}</td>'
+            f"<td>{html.esc(c.shape)}</td><td>{html.esc(_crossover_text(c))}</td></tr>"
+            for c in found)
+        body.append('<table class="list"><tr><th>experiment</th><th>grid</th>'
+                    f"<th>HashLife crossover</th></tr>{rows}</table>")
+    return html.page("lifebench report: patterns", "\n".join(body), generated)
+
+
+def patterns_page(runs: list[Run], stage: Path, generated: str) -> str:
+    """The page, its figures drawn into `stage`: one section per pattern that started a
+    verified result, or a line saying that none did."""
+    sections = []
+    for i, (pattern, results) in enumerate(pattern_results(runs).items()):
+        figure = figure_for(pattern, i)
+        size = plots.figure_plot(figure, points(results), stage / figure.image)
+        sections.append((pattern, crossovers(results), (figure.image, size) if size else None))
+    return page(sections, generated)

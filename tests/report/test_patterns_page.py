@@ -1,0 +1,126 @@
+"""The report's patterns page, in every page's navigation: a figure per pattern that results
+started from (or a line saying that none did); for each kernel the generations from which
+HashLife is at least as fast on the same grid, that it never is within the run, or that it did
+not run.
+And a figure against soup density (the sweep density): every density given, no pattern."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import synthetic  # noqa: E402
+
+GENERATE = ROOT / "reports" / "generate.py"
+ACORN = "datasets/acorn.rle"
+GUN = "datasets/gosper-glider-gun.rle"
+
+
+def started_from(pattern: str, experiment: str, generations: int, rate: float,
+                 shape: str = "2048x2048") -> dict:
+    """A synthetic result started from `pattern`, as lifebench bench records one."""
+    data = synthetic.result(experiment, shape=shape, generations=generations, rate=rate)
+    data["config_id"] += f"|pattern={pattern}"
+    data["density"] = None
+    data["pattern"] = {"name": Path(pattern).name.split(".")[0], "path": pattern,
+                       "hash": "0x0123456789abcdef", "offset": None}
+    verification = data["verification"]
+    del verification["soup"]
+    verification["pattern"] = data["pattern"]["name"]
+    return data
+
+
+class PatternsPage(unittest.TestCase):
+    def setUp(self):
+        self.work = Path(tempfile.mkdtemp(prefix="lifebench-patterns-"))
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", str(self.work)], check=False))
+
+    def generate(self, results: list[dict]) -> Path:
+        folder = synthetic.write_run(self.work / "results", results)
+        out = self.work / "report"
+        proc = subprocess.run([sys.executable, str(GENERATE), "--results", str(folder),
+                               "--out", str(out), "--quiet"],
+                              capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return out
+
+    def crossover(self, text: str, pattern: str, experiment: str) -> str:
+        section = text.split(f'data-pattern="{pattern}"', 1)[1].split("<h2", 1)[0]
+        match = re.search(r'<tr data-crossover="%s">(.*?)</tr>' % re.escape(experiment),
+                          section, re.S)
+        self.assertIsNotNone(match, experiment)
+        return re.findall(r"<td>(.*?)</td>", match.group(1))[-1]
+
+    def test_crossovers(self):
+        results = [synthetic.result("cpu-soup", rate=1e9)]  # a soup: not on the page
+        for g, kernel, fast, hashlife in [(16, 1e10, 1e11, 1e8), (128, 1e10, 1e11, 5e9),
+                                          (1024, 1e10, 1e11, 2e10)]:
+            results += [started_from(ACORN, "cpu-a", g, kernel),
+                        started_from(ACORN, "cpu-b", g, fast),
+                        started_from(ACORN, "external-golly-hashlife", g, hashlife),
+                        started_from(GUN, "cpu-a", g, kernel)]
+        out = self.generate(results)
+        index = (out / "index.html").read_text(encoding="utf-8")
+        self.assertIn('<a href="patterns.html">', index)
+        text = (out / "patterns.html").read_text(encoding="utf-8")
+        self.assertEqual(re.findall(r'data-pattern="([^"]+)"', text), [ACORN, GUN])
+        self.assertEqual(text.count('<img class="plot"'), 2)
+        self.assertNotIn("cpu-soup", text)
+        self.assertEqual(self.crossover(text, ACORN, "cpu-a"),
+                         "HashLife is at least as fast from 1024 generations")
+        self.assertEqual(self.crossover(text, ACORN, "cpu-b"),
+                         "HashLife does not overtake it within the run (up to 1024 generations)")
+        self.assertEqual(self.crossover(text, GUN, "cpu-a"),
+                         "HashLife did not run this pattern on this grid")
+        for image in re.findall(r'src="([^"]+)"', text):
+            self.assertTrue((out / image).is_file(), image)
+
+    def test_says_so_without_patterns(self):
+        out = self.generate([synthetic.result("cpu-soup", rate=1e9)])
+        text = (out / "patterns.html").read_text(encoding="utf-8")
+        self.assertIn("No verified result in these results started from a pattern", text)
+        self.assertNotIn("data-pattern=", text)
+        self.assertNotIn("cpu-soup", text)
+        self.assertEqual(list(out.glob("figure-pattern-*.png")), [])
+
+
+def on_soup(experiment: str, density: float | None, rate: float) -> dict:
+    data = synthetic.result(experiment, shape="2048x2048", generations=64, rate=rate)
+    if density is not None:
+        data["config_id"] += f"|density={density:g}"
+        data["density"] = density
+    return data
+
+
+class DensityFigure(unittest.TestCase):
+    def test_a_point_per_density_given(self):
+        work = Path(tempfile.mkdtemp(prefix="lifebench-density-"))
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", str(work)], check=False))
+        plots = work / "plots"
+        plots.mkdir()
+        (plots / "density.toml").write_text(
+            'title = "Against density"\nx = "density"\ny = "updates/s"\nlog_x = true\n'
+            '[select]\nshape = "2048x2048"\n')
+        results = [on_soup("cpu-a", d, 1e9) for d in (0.5, 0.1, 0.01)]
+        results += [on_soup("cpu-a", None, 2e9),  # the family's soup: no density to plot
+                    started_from(ACORN, "cpu-a", 64, 3e9)]  # a pattern: no soup
+        folder = synthetic.write_run(work / "results", results)
+        proc = subprocess.run([sys.executable, str(GENERATE), "--results", str(folder),
+                               "--plots", str(plots), "--out", str(work / "report"),
+                               "--quiet"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        figures = (work / "report" / "figures.html").read_text(encoding="utf-8")
+        self.assertIn('data-figure="density" data-points="3"', figures)
+        self.assertTrue((work / "report" / "figure-density.png").is_file())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
