@@ -110,9 +110,10 @@ class DensitySweep(lbtest.CliTestCase):
         densities = {}
         for line in proc.stdout.splitlines():
             if line.startswith("["):
-                # "[i/n] experiment problem gG [param=value ...] density=D"
+                # "[i/n] experiment problem gG [param=value ...] density=D[ … unavailable: why]"
                 words = line.split(" ")
-                densities.setdefault((words[1], words[2]), []).append(words[-1])
+                density = next(w for w in words if w.startswith("density="))
+                densities.setdefault((words[1], words[2]), []).append(density)
         self.assertIn(("cpu-trivial", "B3/S23:T2048,2048"), densities)
         for key, given in densities.items():
             # QuickLife's state comes back without its place once the soup thins (sweep.toml).
