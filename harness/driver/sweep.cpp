@@ -40,7 +40,7 @@ constexpr std::uint64_t kMaxConfigurations = 100'000;
 /// "more than 100000 configurations ...": the refusal of a count over kMaxConfigurations.
 std::string too_many_configurations(const std::string& of) {
   return "more than " + std::to_string(kMaxConfigurations) + " configurations in " + of +
-         " (shapes x densities x each parameter's values, over every run): split it";
+         " (shapes x densities or patterns x each parameter's values, over every run): split it";
 }
 
 std::string type_name(const toml::node& node) {

@@ -87,7 +87,7 @@ struct SweepRun {
   double time_limit_s = 600;
   std::vector<std::pair<std::string, std::vector<std::string>>> params; ///< by name
   std::vector<Tie> ties;            ///< distinct, in the order given
-  std::uint64_t configurations = 0; ///< shapes x densities x each parameter's values
+  std::uint64_t configurations = 0; ///< shapes x densities (or patterns) x each parameter's values
 
   /// "FILE:LINE: run #N", the prefix of every message about it.
   [[nodiscard]] std::string where() const;
@@ -117,9 +117,9 @@ struct SweepConfiguration : Configuration {
   [[nodiscard]] nlohmann::json ties_json() const;
 };
 
-/// Shapes × densities × parameter product of every run, in order; one configuration reached
-/// twice is kept once with the union of their ties, and throws Error if the two
-/// disagree on repetitions, warmup or the stopping rule.
+/// Shapes × densities (or patterns) × parameter product of every run, in order; one configuration
+/// reached twice is kept once with the union of their ties, and throws Error if the two disagree on
+/// repetitions, warmup or the stopping rule.
 std::vector<SweepConfiguration> expand(const std::vector<SweepRun>& runs, const Catalog& catalog);
 
 } // namespace lifebench::driver
