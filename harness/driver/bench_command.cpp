@@ -53,10 +53,12 @@ nlohmann::json manifest_of(const BenchOptions& options, const fs::path& out, con
 /// time when it runs beside others.
 SweepProgress progress_of(const Schedule& schedule) {
   std::vector<double> shares(schedule.configurations.size(), 1.0);
+  std::vector<std::string> experiments;
   for (std::size_t i = 0; i < shares.size(); ++i) {
     if (schedule.shares_gpus(i)) shares[i] = 1.0 / static_cast<double>(schedule.gpus.size());
+    experiments.push_back(schedule.configurations[i].experiment);
   }
-  return {schedule.plan.to_run, schedule.plan.earlier_s, shares};
+  return {schedule.plan.to_run, schedule.plan.earlier_s, shares, experiments};
 }
 
 /// The first line, with the time left by the earlier run's times and the GPUs shared.

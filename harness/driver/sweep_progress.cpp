@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
+#include <utility>
 
 namespace lifebench::driver {
 
@@ -21,9 +23,9 @@ std::string format_duration(double seconds) {
 }
 
 SweepProgress::SweepProgress(std::vector<bool> to_run, std::vector<std::optional<double>> earlier_s,
-                             std::vector<double> shares)
+                             std::vector<double> shares, std::vector<std::string> experiments)
     : to_run_(std::move(to_run)), earlier_s_(std::move(earlier_s)), shares_(std::move(shares)),
-      done_(to_run_.size()) {}
+      experiments_(std::move(experiments)), done_(to_run_.size()) {}
 
 std::string SweepProgress::position(std::size_t i) const {
   return "[" + std::to_string(i + 1) + "/" + std::to_string(to_run_.size()) + " " +
@@ -32,30 +34,40 @@ std::string SweepProgress::position(std::size_t i) const {
 
 void SweepProgress::measured(std::size_t i, double wall_s) {
   done_[i] = true;
-  measured_s_ += wall_s;
-  ++measured_count_;
+  measured_s_.push_back(wall_s);
+  by_experiment_[experiments_[i]].push_back(wall_s);
 }
 
+namespace {
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+double mean_of(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+} // namespace
+
 std::optional<double> SweepProgress::seconds_left() const {
-  double earlier_sum = 0;
-  std::size_t earlier_count = 0;
+  std::vector<double> earlier;
   for (const auto& s : earlier_s_) {
-    if (s) {
-      earlier_sum += *s;
-      ++earlier_count;
-    }
+    if (s) earlier.push_back(*s);
   }
-  std::optional<double> typical;
-  if (measured_count_ > 0) {
-    typical = measured_s_ / double(measured_count_);
-  } else if (earlier_count > 0) {
-    typical = earlier_sum / double(earlier_count);
-  }
+  const std::optional<double> typical =
+      measured_s_.empty() ? median_of(earlier) : median_of(measured_s_);
   double left = 0;
   for (std::size_t j = 0; j < to_run_.size(); ++j) {
     if (!to_run_[j] || done_[j]) continue;
+    const auto same = by_experiment_.find(experiments_[j]);
     if (earlier_s_[j]) {
       left += shares_[j] * *earlier_s_[j];
+    } else if (same != by_experiment_.end()) {
+      left += shares_[j] * mean_of(same->second);
     } else if (typical) {
       left += shares_[j] * *typical;
     } else {

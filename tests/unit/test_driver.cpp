@@ -5,6 +5,7 @@
 #include "lifebench/configuration.hpp"
 #include "lifebench/params.hpp"
 #include "sweep.hpp"
+#include "sweep_progress.hpp"
 #include "test_support.hpp"
 
 #include <CLI/CLI.hpp>
@@ -290,6 +291,27 @@ TEST(BenchmarksJson, RepetitionsThenTheirAggregates) {
   EXPECT_DOUBLE_EQ(aggregate(4), 2.0);   // median
   EXPECT_NEAR(aggregate(5), 1.0, 1e-12); // stddev
   EXPECT_NEAR(aggregate(6), 0.5, 1e-12); // cv, a fraction
+}
+
+TEST(SweepProgress, EstimatesFromTheSameExperimentThenFromTheMedian) {
+  // A minute a configuration of one experiment, seconds of another: the time left counts
+  // each at its own experiment's mean, and one of an experiment not measured yet at the
+  // median of all (a mean of them all would say 22 s for each of the four: 88 s).
+  SweepProgress progress(std::vector<bool>(7, true), std::vector<std::optional<double>>(7),
+                         std::vector<double>(7, 1.0),
+                         {"slow", "slow", "slow", "fast", "fast", "fast", "other"});
+  EXPECT_FALSE(progress.seconds_left());
+  progress.measured(0, 60);
+  progress.measured(3, 2);
+  progress.measured(4, 4);
+  EXPECT_DOUBLE_EQ(*progress.seconds_left(), 2 * 60.0 + 3.0 + 4.0);
+}
+
+TEST(SweepProgress, TakesAnEarlierRunsTimeWhereItHasOne) {
+  SweepProgress progress({true, true, false}, {std::nullopt, 10.0, 99.0}, {1.0, 0.5, 1.0},
+                         {"a", "a", "a"});
+  progress.measured(0, 2);
+  EXPECT_DOUBLE_EQ(*progress.seconds_left(), 0.5 * 10.0);
 }
 
 } // namespace
