@@ -336,4 +336,23 @@ int interrupt_signal() {
   return g_interrupt.load();
 }
 
+bool executable_file(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
+}
+
+std::optional<std::filesystem::path> on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  const std::string folders = path != nullptr ? path : "";
+  std::size_t begin = 0;
+  while (begin <= folders.size()) {
+    const std::size_t end = std::min(folders.find(':', begin), folders.size());
+    const std::filesystem::path candidate =
+        std::filesystem::path(end > begin ? folders.substr(begin, end - begin) : ".") / name;
+    if (executable_file(candidate)) return std::filesystem::absolute(candidate).lexically_normal();
+    begin = end + 1;
+  }
+  return std::nullopt;
+}
+
 } // namespace lifebench::driver

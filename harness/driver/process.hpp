@@ -61,6 +61,12 @@ private:
 /// gets SIGTERM should this process die first (PR_SET_PDEATHSIG).
 ProcessOutcome run_process(const ProcessRequest& request);
 
+/// Whether `path` is a regular file this process may execute.
+bool executable_file(const std::filesystem::path& path);
+
+/// `name` in the folders of PATH (an empty one is the current folder), absolute, or nothing.
+std::optional<std::filesystem::path> on_path(const std::string& name);
+
 /// Replaces this process with `argv`; throws Error when that fails.
 [[noreturn]] void exec_process(const std::vector<std::string>& argv);
 

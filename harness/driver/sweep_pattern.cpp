@@ -3,10 +3,10 @@
 #include "discovery.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/pattern.hpp"
+#include "process.hpp"
 
 #include <cstdlib>
 #include <map>
-#include <unistd.h>
 
 namespace lifebench::driver {
 namespace {
@@ -20,15 +20,7 @@ std::optional<fs::path> bgolly() {
   if (const char* given = std::getenv("LIFEBENCH_BGOLLY"); given != nullptr && *given != 0) {
     return fs::path(given);
   }
-  const char* path = std::getenv("PATH");
-  std::string folders = path != nullptr ? path : "";
-  for (std::size_t begin = 0; begin <= folders.size();) {
-    const std::size_t end = std::min(folders.find(':', begin), folders.size());
-    const fs::path candidate = fs::path(folders.substr(begin, end - begin)) / "bgolly";
-    if (end > begin && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-    begin = end + 1;
-  }
-  return std::nullopt;
+  return on_path("bgolly");
 }
 
 /// Golly's pattern collection: share/golly/Patterns in the prefix that holds bgolly's bin/.

@@ -17,31 +17,11 @@ namespace fs = std::filesystem;
 
 constexpr double kVersionTimeLimitS = 30;
 
-bool executable_file(const fs::path& path) {
-  std::error_code error;
-  return fs::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
-}
-
-/// `name` in the folders of PATH, or nothing.
-std::optional<fs::path> on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  const std::string folders = path != nullptr ? path : "";
-  std::size_t begin = 0;
-  while (begin <= folders.size()) {
-    const std::size_t end = std::min(folders.find(':', begin), folders.size());
-    const fs::path candidate =
-        fs::path(end > begin ? folders.substr(begin, end - begin) : ".") / name;
-    if (executable_file(candidate)) return fs::absolute(candidate).lexically_normal();
-    begin = end + 1;
-  }
-  return std::nullopt;
-}
-
 fs::path locate(const Description& d) {
   if (!d.path_variable.empty()) {
     const char* given = std::getenv(d.path_variable.c_str());
     if (given != nullptr && *given != 0) {
-      if (!executable_file(given)) {
+      if (!driver::executable_file(given)) {
         throw Error(d.path_variable + " names " + given + ", which is not an executable file");
       }
       return fs::absolute(given).lexically_normal();
@@ -49,10 +29,11 @@ fs::path locate(const Description& d) {
   }
   const std::string hint = d.install.empty() ? "" : " (" + d.install + ")";
   if (fs::path(d.program).is_absolute()) {
-    if (!executable_file(d.program)) throw Error(d.program + " is not an executable file" + hint);
+    if (!driver::executable_file(d.program))
+      throw Error(d.program + " is not an executable file" + hint);
     return d.program;
   }
-  if (auto found = on_path(d.program)) return *found;
+  if (auto found = driver::on_path(d.program)) return *found;
   throw Error(d.program + " is not on PATH" +
               (d.path_variable.empty() ? "" : " and " + d.path_variable + " is not set") + hint);
 }
