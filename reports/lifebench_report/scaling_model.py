@@ -23,6 +23,7 @@ or on a shared host is a loss of its own, measured by the runs, which multiplies
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -90,31 +91,28 @@ class Bands:
         return self.ranks / self.seconds_per_cell * self.efficiency(network)
 
 
+def _scaling(bands_on: Callable[[int], Bands], ranks: list[int],
+             networks: list[Network]) -> dict[str, list[float]]:
+    """Each network's efficiency for the bands `bands_on` gives each count of `ranks`."""
+    return {n.name: [bands_on(r).efficiency(n) for r in ranks] for n in networks}
+
+
 def strong_scaling(width: int, height: int, halo_steps: int, rank_rate: float,
                    ranks: list[int], networks: list[Network],
                    overlapped: bool = True) -> dict[str, list[float]]:
     """Each network's predicted efficiency on each count of `ranks` for one universe, a rank
     updating `rank_rate` cells a second."""
-    return {
-        n.name: [
-            Bands(width, height, r, halo_steps, 1 / rank_rate, overlapped).efficiency(n)
-            for r in ranks
-        ]
-        for n in networks
-    }
+    return _scaling(lambda r: Bands(width, height, r, halo_steps, 1 / rank_rate, overlapped),
+                    ranks, networks)
 
 
 def weak_scaling(width: int, rows_per_rank: int, halo_steps: int, rank_rate: float,
                  ranks: list[int], networks: list[Network],
                  overlapped: bool = True) -> dict[str, list[float]]:
     """As strong_scaling, each rank keeping `rows_per_rank` rows as ranks are added."""
-    return {
-        n.name: [
-            Bands(width, rows_per_rank * r, r, halo_steps, 1 / rank_rate, overlapped).efficiency(n)
-            for r in ranks
-        ]
-        for n in networks
-    }
+    return _scaling(
+        lambda r: Bands(width, rows_per_rank * r, r, halo_steps, 1 / rank_rate, overlapped),
+        ranks, networks)
 
 
 def fitted_network(name: str, exchanges: list[tuple[float, float]]) -> Network:
