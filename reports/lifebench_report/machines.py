@@ -43,6 +43,8 @@ class Machine:
                 "named by the report from the folder's host (CPU model, logical cores) and the "
                 "GPUs its results ran on: the folder records no machine"
             )
+        if dict(self.facts).get("name_source") == "assigned":
+            return f"assigned afterwards: {dict(self.facts).get('note', '')}"
         return "as the results folder records it"
 
 

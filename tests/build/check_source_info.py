@@ -75,6 +75,7 @@ class SourceInfo(unittest.TestCase):
         self.assertEqual(first["commit_source"], "unknown")
         self.assertIsNone(first["git_commit"])
         self.assertIsNone(first["git_dirty"])
+        self.assertIsNone(first["git_commit_time"])
         # Not of the source tree: documents, results, Python's caches.
         write(self.tree, "README.md", "changed\n")
         write(self.tree, "results/new.json", "{}\n")
@@ -99,6 +100,7 @@ class SourceInfo(unittest.TestCase):
         info = self.info(self.tree)
         self.assertEqual((info["commit_source"], info["git_commit"], info["git_dirty"]),
                          ("git", commit, False))
+        self.assertEqual(info["git_commit_time"], git(self.tree, "show", "-s", "--format=%cI"))
         write(self.tree, "README.md", "changed\n")
         write(self.tree, "results/new.json", "{}\n")
         write(self.tree, "report/index.html", "")
@@ -139,10 +141,21 @@ class SourceInfo(unittest.TestCase):
         info = self.info(self.tree)
         self.assertEqual((info["git_commit"], info["git_dirty"], info["commit_source"]),
                          (new, False, "stamp"))
+        self.assertEqual(info["git_commit_time"], git(self.tree, "show", "-s", "--format=%cI", new))
         write(self.tree, "impl/a.cpp", "int a = 4;\n")  # neither names this tree
         info = self.info(self.tree)
         self.assertEqual((info["git_commit"], info["git_dirty"], info["commit_source"]),
                          (old, True, "git"))
+
+    def test_a_stamp_written_before_the_commit_time_was_recorded_still_reads(self):
+        commit = self.commit_all()
+        write(self.tree, ".source-stamp", "commit %s\ndirty false\nsource_hash %s\n"
+              % (commit, self.info(self.tree)["source_hash"]))
+        copy = self.tmp / "copy"
+        shutil.copytree(self.tree, copy, ignore=shutil.ignore_patterns(".git"))
+        info = self.info(copy)
+        self.assertEqual((info["git_commit"], info["commit_source"], info["git_commit_time"]),
+                         (commit, "stamp", None))
 
     def test_a_copy_inside_another_checkout_is_not_that_checkout(self):
         self.commit_all()

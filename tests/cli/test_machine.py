@@ -144,9 +144,12 @@ class Machine(lbtest.CliTestCase):
         if build["commit_source"] == "unknown":
             self.assertIsNone(build["git_commit"])
             self.assertIsNone(build["git_dirty"])
+            self.assertIsNone(build["git_commit_time"])
         else:
             self.assertRegex(build["git_commit"], r"^[0-9a-f]{40}$")
             self.assertIsInstance(build["git_dirty"], bool)
+        if build["commit_source"] == "git":  # a stamp of an older tools/stamp-commit has none
+            self.assertRegex(build["git_commit_time"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 
 if __name__ == "__main__":
