@@ -161,7 +161,7 @@ def where(result: Result, several_runs: bool) -> str:
     return place + (f", results {result.run.label}" if several_runs else "")
 
 
-def compare(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None) -> TableView:
+def table_view(table: Table, runs: list[Run], bounds: dict[str, Kind] | None = None) -> TableView:
     tied = [r for run in runs for r in run.results if any(t.table == table.stem for t in r.ties)]
     stray: list[tuple[Result, Tie, str]] = []
     by_cell: dict[tuple[str, str], list[Result]] = {}

@@ -1,4 +1,5 @@
-"""The command line: `generate.py --results DIR [--results DIR ...] --out DIR | --site DIR`."""
+"""The command line: `generate.py --results DIR [--results DIR ...] --out DIR | --site DIR`,
+and `generate.py history DIR...` (a machine's results over commits, as text)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from pathlib import Path
 
 from .baseline import before_after
 from .bounds import load_bounds
-from .compare import compare
+from .cells import table_view
 from .errors import ReportError
 from .figures import load_figures
 from .machines import slug
 from .output import copy_results, staged
-from .results import load_runs
+from .results import Run, load_runs
 from .tables import load_tables
 
 PROG = "lifebench-report"
@@ -99,12 +100,45 @@ def _parser() -> argparse.ArgumentParser:
         help="a results folder to compare with: the index gets a before and after section, "
         "each configuration's rate in DIR and in --results (the same config_id)",
     )
+    parser.add_argument(
+        "--history",
+        action="append",
+        default=[],
+        metavar="DIR",
+        type=Path,
+        help="a results folder of an earlier commit (repeatable), drawn on the history page "
+        "only: the tables and figures show --results",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the path of index.html")
     return parser
 
 
+def _history_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=f"{PROG} history",
+        description="Print each machine's headline configurations over the commits of the "
+        "given results folders: the rate at each commit, its 95 %% interval, and the steps "
+        "beyond the noise (as the report's history page).",
+    )
+    parser.add_argument("folders", nargs="+", metavar="DIR", type=Path,
+                        help="results folders written by `lifebench bench`")
+    return parser
+
+
+def history_main(argv: list[str]) -> int:
+    from .history import histories, summary
+
+    args = _history_parser().parse_args(argv)
+    _require_manifests(args.folders, "history")
+    print("\n".join(summary(histories(load_runs(args.folders)))))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
+        if argv[:1] == ["history"]:
+            return history_main(argv[1:])
         args = _parser().parse_args(argv)
         index = generate(
             args.results,
@@ -115,12 +149,26 @@ def main(argv: list[str] | None = None) -> int:
             site=args.site is not None,
             experiments=args.experiments,
             baseline=args.baseline,
+            history_folders=args.history,
         )
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 1
     print(index)
     return 0
+
+
+def _require_manifests(folders: list[Path], what: str) -> None:
+    missing = [str(f) for f in folders if not (f / "manifest.json").is_file()]
+    if missing:
+        raise ReportError(f"{what}: not a results folder (no manifest.json): {', '.join(missing)}")
+
+
+def _earlier(folders: list[Path], runs: list[Run]) -> list[Run]:
+    """The --history folders that are not --results folders too."""
+    shown = {run.folder for run in runs}
+    _require_manifests(folders, "--history")
+    return [run for run in load_runs(folders) if run.folder not in shown]
 
 
 def generate(
@@ -132,6 +180,7 @@ def generate(
     site: bool = False,
     experiments: Path = DEFAULT_EXPERIMENTS,
     baseline: Path | None = None,
+    history_folders: list[Path] | None = None,
 ) -> Path:
     """Writes the report (a static site with the results inside: `site`); returns the
     absolute path of its index.html."""
@@ -151,7 +200,7 @@ def generate(
     if baseline is not None and not baseline.is_dir():
         raise ReportError(f"--baseline {baseline} is not a results folder")
     before = load_runs([baseline]) if baseline is not None else None
-    views = [compare(table, runs, bounds) for table in tables]
+    views = [table_view(table, runs, bounds) for table in tables]
     out = out.resolve()
     generated = html.now()
     with staged(out) as stage:
@@ -174,7 +223,7 @@ def generate(
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
         size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
-        histories = history.histories(runs)
+        histories = history.histories(runs + _earlier(history_folders or [], runs))
         history_images = {}
         for machine_history in histories:
             image = f"history-{slug(machine_history.machine.name)}.png"

@@ -14,7 +14,7 @@ import io
 import json
 from pathlib import Path
 
-from .compare import PASSED, Cell, TableView
+from .cells import PASSED, Cell, TableView
 from .units import fmt3
 
 FIELDS = (

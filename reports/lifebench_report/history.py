@@ -4,18 +4,21 @@ between consecutive commits that the noise does not explain.
 
 A machine's folders are grouped by the commit they were built from (several sweeps of one
 commit are several folders; where two measured a configuration, the newer folder's point
-stands) and the commits ordered by the start time of their first folder (the manifest's
-`started`): the manifest records no commit time. An experiment's headline configuration is
-the one of its configurations tied to a published table cell that the most of the machine's
-commits measured and verified (of equal counts, the fastest in the newest commit): the same
-config_id at every commit, so that a step is the code's or the machine's, never another
-configuration's. A step is beyond the noise where the two intervals of the rate do not
-overlap; a point without an interval (one repetition) makes no step.
+stands) and the commits ordered by their commit time (the manifest's `git_commit_time`), else,
+in folders written before it was recorded, by the start time of their first folder (a run
+starts after its commit: the two orders agree unless an old commit is measured late). An
+experiment's headline configuration is the one of its configurations tied to a published table
+cell that the most of the machine's commits measured and verified (of equal counts, the
+fastest in the newest commit): the same config_id at every commit, so that a step is the
+code's or the machine's, never another configuration's. A step is beyond the noise where the
+two intervals of the rate do not overlap and the rates differ by 5 % or more; a point without an interval (one repetition, or an
+older folder's fewer than five repetitions without a recorded interval) makes no step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from .evidence import spread
 from .machines import Machine, by_machine
@@ -58,14 +61,30 @@ class MachineHistory:
 
 
 def commits(runs: list[Run]) -> list[Commit]:
-    """The runs grouped by commit, oldest first (by their first folder's start time)."""
+    """The runs grouped by commit, oldest first (by commit time, else first folder's start)."""
     groups: dict[str, list[Run]] = {}
     for run in sorted(runs, key=lambda run: (run.started, run.label)):
         build = run.section("build")
         commit = build.get("git_commit")
         key = f"{commit}{' (dirty)' if build.get('git_dirty') else ''}" if commit else run.label
         groups.setdefault(key, []).append(run)
-    return [Commit(key, _short(key, members[0]), members) for key, members in groups.items()]
+    ordered = sorted(groups.items(), key=lambda group: _when(group[1]))
+    return [Commit(key, _short(key, members[0]), members) for key, members in ordered]
+
+
+def _when(members: list[Run]) -> datetime:
+    """A commit's place in time: its commit time where a manifest records it, else the start
+    of its first folder; the epoch where neither reads (such commits come first)."""
+    for text in [m.section("build").get("git_commit_time") for m in members] + [
+        members[0].started
+    ]:
+        if isinstance(text, str):
+            try:
+                when = datetime.fromisoformat(text)
+            except ValueError:
+                continue
+            return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return datetime.fromtimestamp(0, timezone.utc)
 
 
 def _short(key: str, first: Run) -> str:
@@ -74,19 +93,32 @@ def _short(key: str, first: Run) -> str:
     return key[:7] + (" (dirty)" if key.endswith("(dirty)") else "")
 
 
+# Without a recorded interval, the fastest to slowest of n repetitions holds the median with
+# probability 1 - 2^(1-n) whatever the distribution: 94 % from five on, as the recorded ones.
+_RANGE_AS_INTERVAL = 5
+
+
 def _point(run: Run, result: Result) -> Point:
     noise = spread(result)
-    if noise is None or not noise.interval or noise.n < 2:
+    usable = noise is not None and (noise.interval or noise.n >= _RANGE_AS_INTERVAL)
+    if not usable or noise.n < 2:
         return Point(run, result, result.rate, result.rate, result.rate)
     # A rate is inversely proportional to the time: the slow end of the time is the low rate.
     scale = result.rate * noise.median_s
     return Point(run, result, result.rate, scale / noise.high_s, scale / noise.low_s)
 
 
+# An interval is one run's noise; two runs of one commit on one machine move more (up to
+# 2.4 % on the one-H100 machine's GPU: results/reference/README.md). A smaller step is not one.
+MIN_STEP = 0.05
+
+
 def _mark_steps(points: list[Point]) -> None:
     for before, after in zip(points, points[1:]):
         if before.low == before.high or after.low == after.high:
             continue  # no interval: nothing to tell noise from a step
+        if abs(after.rate / before.rate - 1) < MIN_STEP:
+            continue
         if after.low > before.high:
             after.step = "up"
         elif after.high < before.low:
@@ -138,3 +170,24 @@ def histories(runs: list[Run]) -> list[MachineHistory]:
                 series.append(Series(experiment, config_id, points))
         out.append(MachineHistory(machine, mine, series))
     return out
+
+
+def summary(histories: list[MachineHistory]) -> list[str]:
+    """The histories as lines of text: per machine its commits, then per experiment the
+    headline configuration's rate at each commit, its interval and the steps beyond it."""
+    lines = []
+    for history in histories:
+        commits = ", ".join(commit.label for commit in history.commits)
+        lines.append(f"{history.machine.name}: {len(history.commits)} commit"
+                     f"{'s' if len(history.commits) != 1 else ''} ({commits})")
+        if not history.series:
+            lines.append("  no configuration was measured at two of its commits")
+        for series in history.series:
+            lines.append(f"  {series.experiment}  {series.config_id}")
+            before = None
+            for point in series.points:
+                step = f"  {point.step} {point.rate / before.rate:.3f}x" if point.step else ""
+                lines.append(f"    {point.run.commit.split(',')[0]:<18} {point.rate:.3e} "
+                             f"[{point.low:.3e}, {point.high:.3e}] updates/s{step}")
+                before = point
+    return lines

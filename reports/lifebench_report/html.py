@@ -19,7 +19,7 @@ from pathlib import PurePath
 from typing import Any, Iterable, Sequence
 
 from .bounds import Kind, fraction
-from .compare import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
+from .cells import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
 from .evidence import checked, spread
 from .figures import Figure
 from .glossary import GLOSSARY, term
@@ -421,10 +421,14 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
         '<p class="lead">For each machine, each experiment\'s headline configuration (of its '
         f"configurations tied to a published table cell, the one measured and "
         f"{term('verified', 'verified')} at the most commits) at each commit measured on it, "
-        "oldest first (commits ordered by the start of their first results folder), with the "
+        "oldest first (by commit time; where a manifest does not record it, by the start of "
+        "the commit's first results folder), with the "
         "95 % interval of its median as a band; a step whose intervals do not overlap the "
-        "commit before is beyond the noise, marked &#9650; up or &#9660; down. Give the report "
-        "the results folders of several commits of a machine to see one.</p>",
+        "commit before, by 5 % or more (two runs of one commit move by up to a few per cent), "
+        "is beyond the noise, marked &#9650; up or &#9660; down. Give the report "
+        "the results folders of several commits of a machine (<code>--history DIR</code> for "
+        "those the tables should not show) to see one; <code>lifebench-report history "
+        "DIR&hellip;</code> prints the same in a terminal.</p>",
     ]
     for history in histories:
         machine = history.machine

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import PASSED, Grid
+from .cells import PASSED, Grid
 from .tables import Table
 
 KINDS = ("multistep",)

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from .bounds import LOP3_RATE_KEY, Kind, fraction
-from .compare import PASSED, TableView
+from .cells import PASSED, TableView
 from .figures import Figure, Point
 from .machines import current, on_machine
 from .results import Run
@@ -441,6 +441,12 @@ def history_plot(history, path: Path) -> tuple[int, int] | None:
                 ax.plot([x], [p.rate / giga], "^" if up else "v",
                         color="#17693a" if up else "#a8221b", markersize=10)
         ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+        # At least ±10 % of the rates in view: a change of 0.01 % must not fill a panel.
+        low = min(p.low for p in series.points) / giga
+        high = max(p.high for p in series.points) / giga
+        middle = (low + high) / 2
+        low, high = min(low, 0.9 * middle), max(high, 1.1 * middle)
+        ax.set_ylim(low - 0.06 * (high - low), high + 0.06 * (high - low))
         ax.set_title(_short(series.experiment, 40), fontsize=9)
         ax.set_xticks(range(len(labels)), [_safe(label) for label in labels], fontsize=7,
                       rotation=30, ha="right")
@@ -449,7 +455,8 @@ def history_plot(history, path: Path) -> tuple[int, int] | None:
         ax.grid(True, color="#dddddd", linewidth=0.8)
     for ax in list(axes.flat)[len(history.series):]:
         ax.set_visible(False)
-    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label} "
-                       "(band: the median's interval; \u25b2\u25bc a step beyond it)"),
+    fig.suptitle(_safe(f"10\u2079 cell updates/s over commits on {history.machine.label}\n"
+                       "band: the median's interval; \u25b2\u25bc a step beyond it; each axis spans "
+                       "\u00b110 % at least"),
                  fontsize=10)
     return _save(fig, path)

@@ -10,7 +10,7 @@ tied to a published device is headed by our device, not by the published one.
 
 from __future__ import annotations
 
-from .compare import PASSED, Cell, Grid, TableView, where
+from .cells import PASSED, Cell, Grid, TableView, where
 from .evidence import SMALLER, checked, spread
 from .glossary import term
 from .html import (

@@ -27,7 +27,7 @@ import dom  # noqa: E402
 import synthetic  # noqa: E402
 from lifebench_report import (  # noqa: E402
     bounds,
-    compare,
+    cells,
     figures,
     models,
     results,
@@ -339,11 +339,11 @@ class TablesTest(TempDir):
                 self.assertIn(str(path), str(caught.exception))
 
 
-def measured(table: tables.Table, rows: list[dict]) -> compare.TableView:
+def measured(table: tables.Table, rows: list[dict]) -> cells.TableView:
     folder = Path(tempfile.mkdtemp(prefix="lifebench-report-test-"))
     try:
         synthetic.write_run(folder, rows)
-        return compare.compare(table, results.load_runs([folder]))
+        return cells.table_view(table, results.load_runs([folder]))
     finally:
         shutil.rmtree(folder)
 
@@ -361,17 +361,17 @@ class CompareTest(TempDir):
                 synthetic.result("b", rate=30e9, tie=("GPU", "word-per-cell")),
             ],
         )
-        cells = view.grids[0].cells
-        cpu, gpu, speedup = (cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
+        grid_cells = view.grids[0].cells
+        cpu, gpu, speedup = (grid_cells[(r, "word-per-cell")] for r in ("CPU", "GPU", "speed-up"))
         self.assertAlmostEqual(cpu.value, 0.5)
         self.assertAlmostEqual(gpu.value, 30.0)
-        self.assertEqual(speedup.status, compare.PASSED)
+        self.assertEqual(speedup.status, cells.PASSED)
         self.assertAlmostEqual(speedup.value, 60.0)  # measured GPU / measured CPU, not typed in
         self.assertAlmostEqual(speedup.ratio, 60.0 / 49.7)
         self.assertAlmostEqual(cpu.ratio, 0.5 / 0.298)
         self.assertTrue(cpu.better)
         other = view.grids[0].cells[("speed-up", "SINGLE-WORD")]
-        self.assertEqual(other.status, compare.NOT_RUN)
+        self.assertEqual(other.status, cells.NOT_RUN)
         self.assertIsNone(other.value)
         self.assertIn("needs GPU and CPU", other.reason)
 
@@ -391,7 +391,7 @@ class CompareTest(TempDir):
             ],
         )
         c = view.grids[0].cells[("CPU", "SINGLE-WORD")]
-        self.assertEqual(c.status, compare.PASSED)
+        self.assertEqual(c.status, cells.PASSED)
         self.assertAlmostEqual(c.value, 3.0)  # the unverified 9e9 is never shown
         self.assertIn("best of 4 configurations", c.notes[0])
 
@@ -414,9 +414,9 @@ class CompareTest(TempDir):
             ],
         )
         c = view.grids[0].cells[("GPU", "DOUBLE-WORD")]
-        self.assertEqual((c.status, c.value, c.ratio), (compare.FAILED, None, None))
+        self.assertEqual((c.status, c.value, c.ratio), (cells.FAILED, None, None))
         self.assertIn(synthetic.DIFFERENCE, c.reason)
-        self.assertEqual(view.grids[0].cells[("speed-up", "DOUBLE-WORD")].status, compare.FAILED)
+        self.assertEqual(view.grids[0].cells[("speed-up", "DOUBLE-WORD")].status, cells.FAILED)
 
     def test_unverified_timing_has_no_number(self):
         view = measured(
@@ -424,7 +424,7 @@ class CompareTest(TempDir):
             [synthetic.result("a", rate=1e9, verification="not_run", tie=("CPU", "DOUBLE-WORD"))],
         )
         c = view.grids[0].cells[("CPU", "DOUBLE-WORD")]
-        self.assertEqual((c.status, c.value), (compare.UNVERIFIED, None))
+        self.assertEqual((c.status, c.value), (cells.UNVERIFIED, None))
 
     def test_not_run_reasons(self):
         view = measured(
@@ -435,11 +435,11 @@ class CompareTest(TempDir):
                 )
             ],
         )
-        self.assertEqual(view.grids[0].cells[("GPU", "SINGLE-WORD")].status, compare.NOT_RUN)
+        self.assertEqual(view.grids[0].cells[("GPU", "SINGLE-WORD")].status, cells.NOT_RUN)
         self.assertEqual(
             view.grids[0].cells[("GPU", "SINGLE-WORD")].reason, "unavailable: no CUDA device"
         )
-        self.assertEqual(view.grids[0].cells[("CPU", "SINGLE-WORD")].reason, compare.NO_TIE)
+        self.assertEqual(view.grids[0].cells[("CPU", "SINGLE-WORD")].reason, cells.NO_TIE)
 
     def test_one_result_fills_cells_of_two_tables(self):
         folder = self.write_table(MS_TABLE)
@@ -458,7 +458,7 @@ class CompareTest(TempDir):
         runs = results.load_runs([folder])
         self.assertEqual(len(runs[0].results), 1)
         for table, rows in ((t, ["v0"]), (u, ["v0", "v2"])):
-            view = compare.compare(table, runs)
+            view = cells.table_view(table, runs)
             self.assertEqual(len(view.tied), 1)
             self.assertEqual(view.stray, [])
             for row in ("v0", "v2"):
@@ -467,7 +467,7 @@ class CompareTest(TempDir):
                     self.assertAlmostEqual(cell.value, 2000.0)
                     self.assertIs(cell.chosen, runs[0].results[0])
                 else:
-                    self.assertEqual(cell.status, compare.NOT_RUN)
+                    self.assertEqual(cell.status, cells.NOT_RUN)
 
         out = self.tmp / "report"
         proc = run_generator("--results", folder, "--tables", self.tmp / "tables", "--out", out)
@@ -585,7 +585,7 @@ class HonestCellsTest(TempDir):
 
     def view(self, table, items):
         folder = Path(tempfile.mkdtemp(dir=self.tmp))
-        return compare.compare(table, results.load_runs([synthetic.write_run(folder, items)]),
+        return cells.table_view(table, results.load_runs([synthetic.write_run(folder, items)]),
                                self.bounds)
 
     def test_another_problem_is_listed_never_compared(self):
@@ -599,7 +599,7 @@ class HonestCellsTest(TempDir):
             ],
         )
         c = view.grids[0].cells[tie]
-        self.assertEqual(c.status, compare.PASSED)
+        self.assertEqual(c.status, cells.PASSED)
         self.assertAlmostEqual(c.value, 0.3)
         self.assertEqual([o.shape for o in c.others], ["256x256"])
         self.assertIn("32 generations, the problem 1024", c.notes)
@@ -608,7 +608,7 @@ class HonestCellsTest(TempDir):
         smaller = r("cpu-trivial", rate=0.49e9, shape="256x256", tie=tie)
         only_other = self.view(self.fujita, [smaller])
         c = only_other.grids[0].cells[tie]
-        self.assertEqual((c.status, c.value, c.ratio), (compare.NOT_RUN, None, None))
+        self.assertEqual((c.status, c.value, c.ratio), (cells.NOT_RUN, None, None))
         self.assertIn("no configuration of this problem is tied; 1 of other problems", c.reason)
 
     def test_every_key_of_the_problem_is_matched(self):
@@ -928,7 +928,7 @@ class PhaseTest(TempDir):
         self.assertAlmostEqual(read.ratio, read.value / 310)
         self.assertTrue(read.better)  # about 300 s against 310: faster
         self.assertEqual(
-            view.grids[0].cells[("CPU (T=128, DOUBLE-WORD)", "total")].reason, compare.NO_TIE
+            view.grids[0].cells[("CPU (T=128, DOUBLE-WORD)", "total")].reason, cells.NO_TIE
         )
 
     def test_a_faster_result_without_the_phase_gives_way_to_one_with_it(self):
@@ -942,7 +942,7 @@ class PhaseTest(TempDir):
             ],
         )
         c = view.grids[0].cells[("4K", "SSD read")]
-        self.assertEqual(c.status, compare.PASSED)
+        self.assertEqual(c.status, cells.PASSED)
         self.assertAlmostEqual(c.value, 0.25 * 524288**2 * 16384 / 1e12)
 
     def test_storage_row_from_the_chosen_results_device(self):
@@ -1124,7 +1124,7 @@ class ReportTest(TempDir):
                     self.assertTrue(record["config_id"], record)
 
     def test_measured_headers_keep_the_technique_and_replace_only_a_device(self):
-        standard = compare.compare(
+        standard = cells.table_view(
             tables.load_table(TABLES / "fujita2017-table1.toml"),
             results.load_runs([synthetic.standard_run(self.tmp / "results")]),
         )
@@ -1138,10 +1138,10 @@ class ReportTest(TempDir):
                 tie=("blog3d-a100", name, "256/2048"),
             ) for name in ("v0", "v1", "v2")
         ], synthetic.manifest("blog"))
-        view = compare.compare(
+        view = cells.table_view(
             tables.load_table(TABLES / "blog3d-a100.toml"), results.load_runs([blog])
         )
-        self.assertEqual(view.counts()[compare.PASSED], 3)
+        self.assertEqual(view.counts()[cells.PASSED], 3)
         # Rows v0, v1, v2 each keep their name in every grid, measured or not.
         for grid in view.grids:
             html_text = table_page._grid(view, grid, "measured", "")
@@ -1308,7 +1308,7 @@ class ReportTest(TempDir):
         for c in measured_cells:
             self.assertIn(c.attrs["data-status"], ("not_run",))
             self.assertIn("not run", c.text)
-        self.assertIn(compare.NO_TIE, cell(root, "measured", "CPU", "word-per-cell").text)
+        self.assertIn(cells.NO_TIE, cell(root, "measured", "CPU", "word-per-cell").text)
         self.assertFalse((out / "throughput.png").exists())  # nothing to draw: not drawn
         index = (out / "figures.html").read_text()
         self.assertIn("Not drawn: no successful measurement", index)
@@ -1434,8 +1434,8 @@ class OneRunTest(TempDir):
                                "compilers": {"cxx": "GNU 12.2.0", "cuda": "off"}}
         return synthetic.write_run(self.tmp / name, items, data)
 
-    def view(self, *folders: Path) -> compare.TableView:
-        return compare.compare(self.fujita, results.load_runs(list(folders)))
+    def view(self, *folders: Path) -> cells.TableView:
+        return cells.table_view(self.fujita, results.load_runs(list(folders)))
 
     def page(self, *folders: Path) -> dom.Node:
         out = self.tmp / "report"
@@ -1614,6 +1614,63 @@ class HistoryTest(TempDir):
         self.assertEqual(page.find("tr", data_series="cpu-bpbc").attrs["data-steps"], "1")
         self.assertIn("up at 333333333: 1.19", " ".join(page.text.split()))
         self.assertTrue((out / "history-alpha.png").is_file())
+
+    def test_commit_time_orders_commits_before_the_runs_start(self):
+        from lifebench_report import history
+
+        # Commit 2 measured after commit 3: the commits' own times put it back in its place.
+        folders = [self.commit(1, 2e9, 0.01), self.commit(3, 2e9, 0.01), self.commit(2, 2e9, 0.01)]
+        for folder, when in zip(folders, ("2026-11-20T09:00:00+00:00", "2026-11-22T09:00:00Z",
+                                          "2026-11-21T09:00:00-05:00")):
+            data = json.loads((folder / "manifest.json").read_text())
+            data["build"]["git_commit_time"] = when
+            (folder / "manifest.json").write_text(json.dumps(data))
+        (alpha,) = history.histories(results.load_runs(folders))
+        self.assertEqual([c.label for c in alpha.commits], ["1111111", "2222222", "3333333"])
+
+    def test_history_folders_reach_the_history_page_not_the_tables(self):
+        old, new = self.commit(1, 1.0e9, 0.01), self.commit(2, 2.0e9, 0.01)
+        out = self.tmp / "report"
+        proc = run_generator("--results", new, "--history", old, "--history", new,
+                             "--tables", TABLES, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        page = dom.parse((out / "history.html").read_text())
+        self.assertEqual(page.find("h2", data_history="alpha").attrs["data-commits"], "2")
+        self.assertNotIn("c1", (out / "fujita2017-table1.html").read_text())
+        self.assertIn("c2", (out / "fujita2017-table1.html").read_text())
+        proc = run_generator("--results", new, "--history", self.tmp / "nowhere",
+                             "--tables", TABLES, "--out", out)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("--history: not a results folder", proc.stderr)
+
+    def test_history_as_text(self):
+        folders = [self.commit(1, 2.0e9, 0.01), self.commit(2, 2.4e9, 0.01)]
+        proc = run_generator("history", *folders)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(lines[0], "alpha: 2 commits (1111111, 2222222)")
+        self.assertTrue(lines[1].startswith("  cpu-bpbc  cpu-bpbc|"))
+        self.assertRegex(lines[2], r"^    111111111 +2\.000e\+09 \[1\.98\de\+09, 2\.02\de\+09\]")
+        self.assertTrue(lines[3].endswith("updates/s  up 1.200x"), lines[3])
+        proc = run_generator("history", self.tmp / "nowhere")
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.stderr.count("\n"), 1)
+        self.assertIn("history: not a results folder", proc.stderr)
+
+    def test_an_assigned_machine_joins_the_recorded_one_and_says_how(self):
+        recorded = self.commit(2, 2e9, 0.01)
+        older = self.commit(1, 2e9, 0.01)
+        data = json.loads((older / "manifest.json").read_text())
+        data["machine"] = {"name": "alpha", "name_source": "assigned",
+                           "note": "the same host as alpha's", "cpu": synthetic.CPU}
+        (older / "manifest.json").write_text(json.dumps(data))
+        runs = results.load_runs([older, recorded])
+        self.assertEqual(runs[0].machine, runs[1].machine)
+        self.assertEqual(runs[0].machine.how, "assigned afterwards: the same host as alpha's")
+        del data["machine"]["note"]  # an assigned name says how it was chosen
+        (older / "manifest.json").write_text(json.dumps(data))
+        with self.assertRaisesRegex(ReportError, "note"):
+            results.load_runs([older])
 
     def test_one_commit_draws_nothing(self):
         from lifebench_report import history, html, plots
@@ -1831,7 +1888,7 @@ class ModelTest(TempDir):
             for t in (2, 4, 8, 16)
         ]
         runs = results.load_runs([synthetic.write_run(self.tmp / "r", items)])
-        view = compare.compare(table, runs)
+        view = cells.table_view(table, runs)
         fits = {(f.column, f.source): f for f in models.multistep_fits(view.table, view.grids[0])}
         measured = fits[("d64", "measured")]
         self.assertAlmostEqual(measured.c, 5.0, delta=0.2)
