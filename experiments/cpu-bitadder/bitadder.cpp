@@ -52,6 +52,5 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 000 \"Back to a Packed Representation Using Bits\" (Packed Bits)",
     .technique = "64 cells per 64-bit word, neighbour words shifted into alignment and counted "
                  "by full and half adders (27 operations per word), one thread",
-    .axes = {},
     .unsupported = lifebench::packed_rows::unsupported<lifebench::BitAdder>,
     .make = lifebench::packed_rows::make<lifebench::BitAdder>})

@@ -32,6 +32,11 @@ namespace {
 
 class BlockedSimulator final : public Simulator {
 public:
+  BlockedSimulator(const Problem& problem, const Params& params)
+      : BlockedSimulator(problem, pool::threads_of(params),
+                         tiling_of(params, "steps",
+                                   words_per_row<std::uint64_t>(problem.shape.width),
+                                   problem.shape.height)) {}
   BlockedSimulator(const Problem& problem, int threads, Tiling tiling)
       : problem_(problem), grids_(problem.shape), tiling_(tiling), passes_(threads, tiling) {}
 
@@ -95,25 +100,9 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
     .technique = "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
                  "cache-resident tile with a halo; tiles over a reused thread pool",
-    .axes =
-        [] {
-          std::vector<lifebench::Axis> axes{
-              lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
-              {"steps",
-               "8",
-               {},
-               "generations per pass over memory (halo rows), 1..63",
-               lifebench::AxisRole::steps_per_launch}};
-          for (auto& axis : lifebench::cpu_blocked::tile_axes())
-            axes.push_back(std::move(axis));
-          return axes;
-        }(),
+    .axes = lifebench::cpu_blocked::tile_axes(
+        {lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
+         lifebench::steps_per_launch_axis(
+             "8", {}, "generations per pass over memory (halo rows), 1..63", "steps")}),
     .unsupported = lifebench::cpu_blocked::unsupported,
-    .make =
-        [](const lifebench::Problem& problem, const lifebench::Params& params) {
-          return std::make_unique<lifebench::cpu_blocked::BlockedSimulator>(
-              problem, *lifebench::pool::parse_threads(params.get("threads")),
-              lifebench::cpu_blocked::tiling_of(
-                  params, "steps", lifebench::words_per_row<std::uint64_t>(problem.shape.width),
-                  problem.shape.height));
-        }})
+    .make = lifebench::make_simulator<lifebench::cpu_blocked::BlockedSimulator>})

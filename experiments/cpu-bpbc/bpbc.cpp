@@ -4,24 +4,12 @@
 // operations per two vertically adjacent words), one thread.
 #include "cpu/bpbc_rows.hpp"
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-bpbc",
-    .family = "square",
-    .backend = "cpu",
-    .source = "seed 003 Sections 4-5 and 9, bit-per-cell CPU (Table 1, SINGLE-WORD and "
-              "DOUBLE-WORD)",
-    .technique = "64 cells per 64-bit word, neighbour words shifted into alignment and summed "
-                 "bitwise (34 operations per word, or 59 per two words), one thread",
-    .axes = {lifebench::packed_rows::words_axis()},
-    .unsupported =
-        [](const lifebench::Problem& problem, const lifebench::Params& params) {
-          return lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
-            return lifebench::packed_rows::unsupported<Kernel>(problem, params);
-          });
-        },
-    .make =
-        [](const lifebench::Problem& problem, const lifebench::Params& params) {
-          return lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
-            return lifebench::packed_rows::make<Kernel>(problem, params);
-          });
-        }})
+LIFEBENCH_EXPERIMENT(lifebench::packed_rows::words_experiment<lifebench::packed_rows::Simulator>(
+    {.name = "cpu-bpbc",
+     .family = "square",
+     .backend = "cpu",
+     .source = "seed 003 Sections 4-5 and 9, bit-per-cell CPU (Table 1, SINGLE-WORD and "
+               "DOUBLE-WORD)",
+     .technique = "64 cells per 64-bit word, neighbour words shifted into alignment and summed "
+                  "bitwise (34 operations per word, or 59 per two words), one thread",
+     .axes = {lifebench::packed_rows::words_axis()}}))

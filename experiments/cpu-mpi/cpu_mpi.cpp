@@ -39,20 +39,14 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 }
 
 std::vector<Axis> axes() {
-  std::vector<Axis> axes{
-      {.name = "ranks",
-       .default_value = "1",
-       .allowed = {},
-       .description = "MPI ranks (processes) mpirun starts, each with a band of rows, 1 ... 4096"},
-      {.name = "halo_steps",
-       .default_value = "16",
-       .allowed = {},
-       .description = "generations between halo exchanges, and the halo rows above and below "
-                      "each band, 1 ... 63 (a tile pass of that many generations)",
-       .role = AxisRole::halo_steps},
-      pool::threads_axis("threads of each rank; tiles taken from a shared queue")};
-  for (auto& axis : cpu_blocked::tile_axes())
-    axes.push_back(std::move(axis));
+  auto axes = cpu_blocked::tile_axes(
+      {{.name = "ranks",
+        .default_value = "1",
+        .allowed = {},
+        .description = "MPI ranks (processes) mpirun starts, each with a band of rows, 1 ... 4096"},
+       halo_steps_axis("16", "generations between halo exchanges, and the halo rows above and "
+                             "below each band, 1 ... 63 (a tile pass of that many generations)"),
+       pool::threads_axis("threads of each rank; tiles taken from a shared queue")});
   axes.push_back(mpi::bands_axis());
   axes.push_back(mpi::transport_axis());
   axes.push_back(outofcore::folder_axis());
@@ -62,20 +56,14 @@ std::vector<Axis> axes() {
 } // namespace
 } // namespace lifebench::cpu_mpi
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-mpi",
-    .family = "square",
-    .backend = "simd",
-    .source = "ours (cpu-blocked's tiles on the bands of MPI ranks)",
-    .technique = "one universe in bands of rows across MPI ranks, halo_steps halo rows "
-                 "exchanged by non-blocking MPI sends overlapped with the band's interior, "
-                 "cpu-blocked's tile passes on each band",
-    .axes = lifebench::cpu_mpi::axes(),
-    .unavailable = [] { return lifebench::mpi::ranks_unavailable("cpu-mpi"); },
-    .unsupported = lifebench::cpu_mpi::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::mpi::RanksSimulator>(
-          problem, params,
-          lifebench::mpi::RankLaunch{"cpu-mpi", lifebench::cpu_mpi::ranks_of(params), {}});
-    }})
+LIFEBENCH_EXPERIMENT(lifebench::mpi::ranks_experiment(
+    {.name = "cpu-mpi",
+     .family = "square",
+     .backend = "simd",
+     .source = "ours (cpu-blocked's tiles on the bands of MPI ranks)",
+     .technique = "one universe in bands of rows across MPI ranks, halo_steps halo rows "
+                  "exchanged by non-blocking MPI sends overlapped with the band's interior, "
+                  "cpu-blocked's tile passes on each band",
+     .axes = lifebench::cpu_mpi::axes(),
+     .unsupported = lifebench::cpu_mpi::unsupported},
+    lifebench::cpu_mpi::ranks_of))

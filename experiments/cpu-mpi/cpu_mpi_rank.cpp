@@ -32,7 +32,7 @@ public:
   explicit CpuBand(const mpi::RankContext& context)
       : rank_(context.rank), bands_(context.bands), words_(context.row_words),
         rows_(context.rows()), halo_(context.bands.halo_steps),
-        passes_(*pool::parse_threads(context.params.get("threads")),
+        passes_(pool::threads_of(context.params),
                 blocked::tiling_of(context.params, "halo_steps", words_, rows_)),
         buffers_{simd::allocate_words((rows_ + 2 * halo_) * words_),
                  simd::allocate_words((rows_ + 2 * halo_) * words_)} {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lifebench::mpi {
@@ -12,12 +13,12 @@ namespace {
 
 TEST(Bands, CoverTheRowsOnceAsEvenlyAsTheHeightAllows) {
   const Bands bands{64, 3, 5};
-  EXPECT_EQ(bands.first_row(0), 0);
-  EXPECT_EQ(bands.rows(0), 21);
-  EXPECT_EQ(bands.first_row(1), 21);
-  EXPECT_EQ(bands.rows(1), 21);
-  EXPECT_EQ(bands.first_row(2), 42);
-  EXPECT_EQ(bands.rows(2), 22);
+  const std::vector<std::pair<int, int>> first_row_and_rows{{0, 21}, {21, 21}, {42, 22}};
+  for (int rank = 0; rank < 3; ++rank) {
+    const auto [first_row, rows] = first_row_and_rows.at(static_cast<std::size_t>(rank));
+    EXPECT_EQ(bands.first_row(rank), first_row) << "rank " << rank;
+    EXPECT_EQ(bands.rows(rank), rows) << "rank " << rank;
+  }
   EXPECT_EQ(bands.first_row(3), 64);
 }
 
@@ -88,47 +89,52 @@ TEST(Bands, HaloBytesAreTwoRowsARankAGeneration) {
   EXPECT_EQ(Bands({64, 3, 5}).halo_bytes_per_generation(4096), 3 * 2 * 4096.0);
 }
 
-TEST(RankFailure, TakesTheFirstLineARankPrinted) {
-  const std::string output =
-      "lifebench: error: rank 2: cannot read /tmp/u.lbu: No such file or directory\n"
-      "lifebench: error: rank 0: cannot read /tmp/u.lbu: No such file or directory\n"
-      "------------------------------------------------------------------------\n"
-      "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n";
-  EXPECT_EQ(rank_failure(output, "mpirun exited with code 1"),
-            "rank 2: cannot read /tmp/u.lbu: No such file or directory");
-}
+/// What mpirun printed, how it ended, and the failure line read from them.
+struct FailureCase {
+  std::string_view name;
+  std::string_view output;
+  std::string_view status;
+  std::string_view line;
+};
 
-TEST(RankFailure, NamesARankKilledByASignal) {
-  const std::string open_mpi_4 =
-      "--------------------------------------------------------------------------\n"
-      "Primary job  terminated normally, but 1 process returned\n"
-      "a non-zero exit code. Per user-direction, the job has been aborted.\n"
-      "--------------------------------------------------------------------------\n"
-      "--------------------------------------------------------------------------\n"
-      "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).\n"
-      "--------------------------------------------------------------------------\n";
-  EXPECT_EQ(rank_failure(open_mpi_4, "mpirun exited with code 137"),
-            "rank 1: killed by signal 9 (Killed)");
-  const std::string open_mpi_5 =
-      "--------------------------------------------------------------------------\n"
-      "prterun noticed that process rank 3 with PID 24163 on node vm exited on\n"
-      "signal 11 (Segmentation fault).\n"
-      "--------------------------------------------------------------------------\n";
-  EXPECT_EQ(rank_failure(open_mpi_5, "mpirun exited with code 139"),
-            "rank 3: killed by signal 11 (Segmentation fault)");
-}
-
-TEST(RankFailure, NamesARankThatExitedWithACode) {
-  const std::string open_mpi_4 =
-      "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
-      "the job to be terminated. The first process to do so was:\n\n"
-      "  Process name: [[24138,1],1]\n  Exit code:    3\n";
-  EXPECT_EQ(rank_failure(open_mpi_4, "mpirun exited with code 3"), "rank 1: exited with code 3");
-  const std::string open_mpi_5 =
-      "prterun detected that one or more processes exited with non-zero status,\n"
-      "thus causing the job to be terminated. The first process to do so was:\n\n"
-      "   Process name: [prterun-vm-13140@1,2]\n   Exit code:    3\n";
-  EXPECT_EQ(rank_failure(open_mpi_5, "mpirun exited with code 3"), "rank 2: exited with code 3");
+TEST(RankFailure, NamesTheRankAndHowItFailed) {
+  const std::vector<FailureCase> cases{
+      {"the first line a rank printed",
+       "lifebench: error: rank 2: cannot read /tmp/u.lbu: No such file or directory\n"
+       "lifebench: error: rank 0: cannot read /tmp/u.lbu: No such file or directory\n"
+       "------------------------------------------------------------------------\n"
+       "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n",
+       "mpirun exited with code 1", "rank 2: cannot read /tmp/u.lbu: No such file or directory"},
+      {"Open MPI 4, killed by a signal",
+       "--------------------------------------------------------------------------\n"
+       "Primary job  terminated normally, but 1 process returned\n"
+       "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+       "--------------------------------------------------------------------------\n"
+       "--------------------------------------------------------------------------\n"
+       "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).\n"
+       "--------------------------------------------------------------------------\n",
+       "mpirun exited with code 137", "rank 1: killed by signal 9 (Killed)"},
+      {"Open MPI 5, killed by a signal",
+       "--------------------------------------------------------------------------\n"
+       "prterun noticed that process rank 3 with PID 24163 on node vm exited on\n"
+       "signal 11 (Segmentation fault).\n"
+       "--------------------------------------------------------------------------\n",
+       "mpirun exited with code 139", "rank 3: killed by signal 11 (Segmentation fault)"},
+      {"Open MPI 4, an exit code",
+       "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+       "the job to be terminated. The first process to do so was:\n\n"
+       "  Process name: [[24138,1],1]\n  Exit code:    3\n",
+       "mpirun exited with code 3", "rank 1: exited with code 3"},
+      {"Open MPI 5, an exit code",
+       "prterun detected that one or more processes exited with non-zero status,\n"
+       "thus causing the job to be terminated. The first process to do so was:\n\n"
+       "   Process name: [prterun-vm-13140@1,2]\n   Exit code:    3\n",
+       "mpirun exited with code 3", "rank 2: exited with code 3"},
+  };
+  for (const FailureCase& failure : cases) {
+    SCOPED_TRACE(failure.name);
+    EXPECT_EQ(rank_failure(failure.output, std::string(failure.status)), failure.line);
+  }
 }
 
 TEST(RankFailure, ElseSaysHowMpirunEndedWithItsLastLine) {

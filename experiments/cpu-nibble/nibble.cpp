@@ -38,6 +38,5 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 000 \"A Packed Representation Using Nibbles\" (Packed Nibbles)",
     .technique = "16 cells per 64-bit word (one per nibble), neighbour words shifted into "
                  "alignment and added nibble-wise, next state by shifts and masks, one thread",
-    .axes = {},
     .unsupported = lifebench::packed_rows::unsupported<lifebench::Nibble>,
     .make = lifebench::packed_rows::make<lifebench::Nibble>})

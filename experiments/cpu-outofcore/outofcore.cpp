@@ -28,36 +28,6 @@ template <class Kernel> outofcore::Plan plan_of(const Problem& problem, const Pa
   return {steps, std::max<std::int64_t>(0, rows - rows % Kernel::group)};
 }
 
-template <class Kernel> class OutOfCoreSimulator final : public Simulator {
-public:
-  OutOfCoreSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), plan_(plan_of<Kernel>(problem, params)), file_(problem, params) {}
-
-  void upload(const Grid& grid) override { file_.upload(grid); }
-  void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
-  void advance(std::uint64_t generations) override {
-    outofcore::advance<Kernel>(file_.path(), file_.path(), generations, plan_);
-  }
-  Grid download() override { return file_.download(); }
-
-  [[nodiscard]] std::map<std::string, std::string> device() const override {
-    const UniverseHeader header{problem_, 0};
-    // A band taller than the universe is allocated at the universe's height.
-    const outofcore::Plan used{plan_.halo_steps, std::min(plan_.band_rows, problem_.shape.height)};
-    std::map<std::string, std::string> info{
-        {"band_rows", std::to_string(used.band_rows)},
-        {"band_memory_bytes",
-         std::to_string(outofcore::memory_bytes(used, header.words_per_row()))}};
-    file_.describe(info);
-    return info;
-  }
-
-private:
-  Problem problem_;
-  outofcore::Plan plan_;
-  outofcore::UniverseFile file_;
-};
-
 template <class Kernel>
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto why = packed_rows::unsupported<Kernel>(problem, params)) return why;
@@ -78,53 +48,67 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   return outofcore::folder_unsupported(params);
 }
 
+template <class Kernel> class OutOfCoreSimulator final : public Simulator {
+public:
+  OutOfCoreSimulator(const Problem& problem, const Params& params)
+      : problem_(problem), plan_(plan_of<Kernel>(problem, params)), file_(problem, params) {}
+
+  void upload(const Grid& grid) override { file_.upload(grid); }
+  void upload_soup(const SoupSpec& soup) override { file_.upload_soup(soup); }
+  void advance(std::uint64_t generations) override {
+    outofcore::advance<Kernel>(file_.path(), file_.path(), generations, plan_);
+  }
+  Grid download() override { return file_.download(); }
+
+  static std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+    return lifebench::unsupported<Kernel>(problem, params);
+  }
+  static void advance_universe_file(const std::filesystem::path& in,
+                                    const std::filesystem::path& out, std::uint64_t generations,
+                                    const Params& params, std::uint64_t origin) {
+    const Problem problem = UniverseReader(in).header().problem;
+    outofcore::advance<Kernel>(in, out, generations, plan_of<Kernel>(problem, params), origin);
+  }
+
+  [[nodiscard]] std::map<std::string, std::string> device() const override {
+    const UniverseHeader header{problem_, 0};
+    // A band taller than the universe is allocated at the universe's height.
+    const outofcore::Plan used{plan_.halo_steps, std::min(plan_.band_rows, problem_.shape.height)};
+    std::map<std::string, std::string> info{
+        {"band_rows", std::to_string(used.band_rows)},
+        {"band_memory_bytes",
+         std::to_string(outofcore::memory_bytes(used, header.words_per_row()))}};
+    file_.describe(info);
+    return info;
+  }
+
+private:
+  Problem problem_;
+  outofcore::Plan plan_;
+  outofcore::UniverseFile file_;
+};
+
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-outofcore",
-    .family = "square",
-    .backend = "cpu",
-    .source = "seed 003 Section 8, a universe larger than memory streamed from disk "
-              "(the CPU version of Table 3's scheme)",
-    .technique = "universe file advanced halo_steps generations per pass, one band of rows "
-                 "with halo_steps halo rows at a time, SINGLE-WORD or DOUBLE-WORD, one thread",
-    .axes = {lifebench::packed_rows::words_axis(),
-             {.name = "halo_steps",
-              .default_value = "16",
-              .allowed = {},
-              .description = "T: generations per pass over the file, and the halo rows read "
-                             "above and below each band, 1 ... 4096",
-              .role = lifebench::AxisRole::halo_steps},
-             {.name = "memory",
-              .default_value = "64M",
-              .allowed = {},
-              .description = "memory budget of the two band buffers (bytes, or with K, M, G); "
-                             "the band rows (sub-universe height) follow from it"},
-             lifebench::outofcore::folder_axis()},
-    .unsupported =
-        [](const lifebench::Problem& problem, const lifebench::Params& params) {
-          return lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
-            return lifebench::unsupported<Kernel>(problem, params);
-          });
-        },
-    .verify_generations =
-        [](const lifebench::Params& params) {
-          return static_cast<std::uint64_t>(2 * lifebench::halo_steps(params) + 1);
-        },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return lifebench::packed_rows::with_words(
-          params, [&]<class Kernel>(Kernel) -> std::unique_ptr<lifebench::Simulator> {
-            return std::make_unique<lifebench::OutOfCoreSimulator<Kernel>>(problem, params);
-          });
-    },
-    .advance_universe_file =
-        [](const std::filesystem::path& in, const std::filesystem::path& out,
-           std::uint64_t generations, const lifebench::Params& params, std::uint64_t origin) {
-          lifebench::packed_rows::with_words(params, [&]<class Kernel>(Kernel) {
-            const lifebench::Problem problem = lifebench::UniverseReader(in).header().problem;
-            lifebench::outofcore::advance<Kernel>(
-                in, out, generations, lifebench::plan_of<Kernel>(problem, params), origin);
-          });
-        }})
+LIFEBENCH_EXPERIMENT(lifebench::packed_rows::words_experiment<lifebench::OutOfCoreSimulator>(
+    {.name = "cpu-outofcore",
+     .family = "square",
+     .backend = "cpu",
+     .source = "seed 003 Section 8, a universe larger than memory streamed from disk "
+               "(the CPU version of Table 3's scheme)",
+     .technique = "universe file advanced halo_steps generations per pass, one band of rows "
+                  "with halo_steps halo rows at a time, SINGLE-WORD or DOUBLE-WORD, one thread",
+     .axes = {lifebench::packed_rows::words_axis(),
+              lifebench::halo_steps_axis("16",
+                                         "T: generations per pass over the file, and the halo "
+                                         "rows read above and below each band, 1 ... 4096"),
+              {.name = "memory",
+               .default_value = "64M",
+               .allowed = {},
+               .description = "memory budget of the two band buffers (bytes, or with K, M, G); "
+                              "the band rows (sub-universe height) follow from it"},
+              lifebench::outofcore::folder_axis()},
+     .verify_generations = [](const lifebench::Params& params) {
+       return static_cast<std::uint64_t>(2 * lifebench::halo_steps(params) + 1);
+     }}))

@@ -47,8 +47,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .backend = "cpu",
     .source = "seed 000 \"Trivial simulation\"; seed 003 Section 9, word-per-cell CPU (Table 1)",
     .technique = "one byte per cell, nine loads per cell, two grids swapped, one thread",
-    .axes = {},
-    .make = [](const lifebench::Problem& problem, const lifebench::Params&) {
-      return std::make_unique<lifebench::byte_rows::Simulator<lifebench::TrivialRows>>(
-          problem, lifebench::TrivialRows(problem.rule));
-    }})
+    .make = lifebench::make_simulator<lifebench::byte_rows::Simulator<lifebench::TrivialRows>>})

@@ -30,8 +30,7 @@ public:
       : problem_(problem), cube_{static_cast<int>(problem.shape.width),
                                  static_cast<int>(problem.shape.width / b3::word_bits)},
         rows_(static_cast<int>(params.get_int("rows"))),
-        planes_(static_cast<int>(params.get_int("planes"))),
-        pool_(*pool::parse_threads(params.get("threads"))) {
+        planes_(static_cast<int>(params.get_int("planes"))), pool_(pool::threads_of(params)) {
     const std::size_t words = cube_.plane_words() * static_cast<std::size_t>(cube_.side);
     grids_[0].resize(words);
     grids_[1].resize(words);
@@ -107,11 +106,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "ours (CPU counterpart of cuda3d-bitsliced, for seed 001's 3D life)",
     .technique = "one bit per cell, bit-sliced 27-cell sums (x, then y, then z with a rolling "
                  "window of plane sums), the GPU thread's column walk on a pool of CPU threads",
-    .axes = {{.name = "threads",
-              .default_value = "all",
-              .allowed = {},
-              .description = "worker threads, the calling one included; \"all\" = every "
-                             "hardware thread"},
+    .axes = {lifebench::pool::threads_axis("worker threads, the calling one included", "all"),
              {.name = "rows",
               .default_value = "2", // 4 runs out of x86-64's 16 registers (measured 25% slower)
               .allowed = {"1", "2", "4"},
@@ -122,7 +117,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .description = "planes one column walk updates along z (the last walk may have "
                              "fewer)"}},
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::Threads3DSimulator>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::Threads3DSimulator>})

@@ -35,12 +35,17 @@ __global__ void __launch_bounds__(kBlock)
   bpbc_tile::update_strip<Torus, Double>(in, out, grid, first, strip, y);
 }
 
+bool double_of(const Params& params) {
+  return params.get("words") == "double";
+}
+
 /// bytes_per_generation(): each cell's bit read once and written once, 2 bits a cell.
 class GlobalSimulator final : public cuda::BufferedSimulator<bpbc_tile::ColumnWords<Word>> {
 public:
-  GlobalSimulator(const Problem& problem, bool double_word, int strip)
+  GlobalSimulator(const Problem& problem, const Params& params)
       : BufferedSimulator(problem), columns_(bpbc_tile::columns_of<Word>(problem.shape)),
-        double_word_(double_word), strip_(strip) {}
+        double_word_(double_of(params)),
+        strip_(static_cast<int>(params.get_int("columns_per_thread"))) {}
 
 private:
   void launch(std::uint64_t generations) override {
@@ -62,10 +67,6 @@ private:
   bool double_word_;
   int strip_;
 };
-
-bool double_of(const Params& params) {
-  return params.get("words") == "double";
-}
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
   if (auto reason = bpbc_tile::unsupported_layout(problem, 64)) return reason;
@@ -97,12 +98,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {"1", "4", "16"},
               .description = "word columns a thread updates left to right, reusing the "
                              "neighbour columns it loaded (1: the paper's kernel)"}},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::strip_kernel<true, false>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::strip_kernel<true, false>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::GlobalSimulator>(
-          problem, lifebench::double_of(params),
-          static_cast<int>(params.get_int("columns_per_thread")));
-    }})
+    .make = lifebench::make_simulator<lifebench::GlobalSimulator>})

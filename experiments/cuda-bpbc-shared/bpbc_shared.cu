@@ -46,50 +46,26 @@ template <class W, bool Shift> struct SharedExchange {
   }
 };
 
-template <class W, bool Double, bool Shift>
-using Kernel = bpbc_tile::MultistepSimulator<W, Double, SharedExchange<W, Shift>>;
+template <class W> using Shifted = SharedExchange<W, true>;
+template <class W> using Unshifted = SharedExchange<W, false>;
 
 std::unique_ptr<Simulator> make(const Problem& problem, const Params& params) {
-  const auto [tile, steps, double_word] = bpbc_tile::MultistepParams::of(params);
-  const bool shift = params.get("bank_shift") == "on";
-  if (tile == 32) {
-    if (shift) return std::make_unique<Kernel<std::uint32_t, false, true>>(problem, steps);
-    return std::make_unique<Kernel<std::uint32_t, false, false>>(problem, steps);
-  }
-  if (double_word) {
-    if (shift) return std::make_unique<Kernel<std::uint64_t, true, true>>(problem, steps);
-    return std::make_unique<Kernel<std::uint64_t, true, false>>(problem, steps);
-  }
-  if (shift) return std::make_unique<Kernel<std::uint64_t, false, true>>(problem, steps);
-  return std::make_unique<Kernel<std::uint64_t, false, false>>(problem, steps);
+  if (params.get("bank_shift") == "on") return bpbc_tile::make_multistep<Shifted>(problem, params);
+  return bpbc_tile::make_multistep<Unshifted>(problem, params);
 }
 
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-bpbc-shared",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 003 Sections 6 and 9 (Table 2, GPU shared memory)",
-    .technique = "bit per cell, t generations per launch on d x d tiles in shared memory, one "
-                 "warp per tile, the clean (d-2t) x (d-2t) patch written back",
-    .axes =
-        [] {
-          std::vector<lifebench::Axis> axes = lifebench::bpbc_tile::multistep_axes();
-          axes.push_back({.name = "bank_shift",
-                          .default_value = "on",
-                          .allowed = {"on", "off"},
-                          .description =
-                              "shift arrangement (Figure 9): one unused word after every "
-                              "128 bytes of the tile in shared memory"});
-          return axes;
-        }(),
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::bpbc_tile::multistep_kernel<
-                  std::uint64_t, true, lifebench::SharedExchange<std::uint64_t, true>>);
-        },
-    .unsupported = lifebench::bpbc_tile::unsupported_multistep,
-    .make = lifebench::make})
+LIFEBENCH_EXPERIMENT(lifebench::bpbc_tile::multistep_experiment<lifebench::Shifted>(
+    {.name = "cuda-bpbc-shared",
+     .source = "seed 003 Sections 6 and 9 (Table 2, GPU shared memory)",
+     .technique = "bit per cell, t generations per launch on d x d tiles in shared memory, one "
+                  "warp per tile, the clean (d-2t) x (d-2t) patch written back",
+     .axes = lifebench::bpbc_tile::multistep_axes(
+         {{.name = "bank_shift",
+           .default_value = "on",
+           .allowed = {"on", "off"},
+           .description = "shift arrangement (Figure 9): one unused word after every 128 bytes of "
+                          "the tile in shared memory"}}),
+     .make = lifebench::make}))

@@ -28,33 +28,13 @@ template <class W> struct ShuffleExchange {
   }
 };
 
-template <class W, bool Double>
-using Kernel = bpbc_tile::MultistepSimulator<W, Double, ShuffleExchange<W>>;
-
-std::unique_ptr<Simulator> make(const Problem& problem, const Params& params) {
-  const auto [tile, steps, double_word] = bpbc_tile::MultistepParams::of(params);
-  if (tile == 32) return std::make_unique<Kernel<std::uint32_t, false>>(problem, steps);
-  if (double_word) return std::make_unique<Kernel<std::uint64_t, true>>(problem, steps);
-  return std::make_unique<Kernel<std::uint64_t, false>>(problem, steps);
-}
-
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-bpbc-shuffle",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 003 Sections 7 and 9 (Table 2, GPU register + warp shuffle)",
-    .technique = "bit per cell, t generations per launch on d x d tiles held in registers of "
-                 "one warp, neighbour rows by warp shuffle, the clean (d-2t) x (d-2t) patch "
-                 "written back",
-    .axes = lifebench::bpbc_tile::multistep_axes(),
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::bpbc_tile::multistep_kernel<std::uint64_t, true,
-                                                      lifebench::ShuffleExchange<std::uint64_t>>);
-        },
-    .unsupported = lifebench::bpbc_tile::unsupported_multistep,
-    .make = lifebench::make})
+LIFEBENCH_EXPERIMENT(lifebench::bpbc_tile::multistep_experiment<lifebench::ShuffleExchange>(
+    {.name = "cuda-bpbc-shuffle",
+     .source = "seed 003 Sections 7 and 9 (Table 2, GPU register + warp shuffle)",
+     .technique = "bit per cell, t generations per launch on d x d tiles held in registers of "
+                  "one warp, neighbour rows by warp shuffle, the clean (d-2t) x (d-2t) patch "
+                  "written back",
+     .axes = lifebench::bpbc_tile::multistep_axes()}))

@@ -133,8 +133,8 @@ KernelKind kernel_kind(const Params& params) {
 
 class ByteNaiveSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
-  ByteNaiveSimulator(const Problem& problem, KernelKind kernel)
-      : BufferedSimulator(problem), kernel_(kernel) {}
+  ByteNaiveSimulator(const Problem& problem, const Params& params)
+      : BufferedSimulator(problem), kernel_(kernel_kind(params)) {}
 
 private:
   void launch(std::uint64_t generations) override {
@@ -205,13 +205,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                              "loads (Fujita et al.); noif-char: 32x32 thread blocks, 3x3 loop "
                              "with a bounds test per neighbour (slides)"}},
     .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::fujita_step<true, lifebench::ConwayRule>);
-        },
+        lifebench::cuda::unavailable_for<&lifebench::fujita_step<true, lifebench::ConwayRule>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::ByteNaiveSimulator>(problem,
-                                                             lifebench::kernel_kind(params));
-    }})
+    .make = lifebench::make_simulator<lifebench::ByteNaiveSimulator>})

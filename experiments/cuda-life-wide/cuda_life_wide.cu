@@ -15,12 +15,5 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .axes = lifebench::cuda::life_wide::axes(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::cuda::life_wide::WideSimulator::unsupported,
-    .verify_generations = [](const lifebench::Params& params) -> std::uint64_t {
-      // Two full launches and a partial third.
-      return 2 * static_cast<std::uint64_t>(params.get_int("steps_per_launch")) + 3;
-    },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::cuda::life_wide::WideSimulator>(
-          problem, lifebench::cuda::life_wide::config_of(params));
-    }})
+    .verify_generations = lifebench::cuda_packed::two_launches_and_three,
+    .make = lifebench::make_simulator<lifebench::cuda::life_wide::WideSimulator>})

@@ -152,6 +152,9 @@ Layout layout(const Params& params) {
 
 class ShuffleSimulator final : public cuda_packed::PackedSimulator {
 public:
+  ShuffleSimulator(const Problem& problem, const Params& params)
+      : ShuffleSimulator(problem, work_per_thread(params), steps_per_launch(params),
+                         layout(params)) {}
   ShuffleSimulator(const Problem& problem, int wpt, int steps, Layout layout)
       : PackedSimulator(problem, instructions_per_cell(wpt, steps),
                         // each word read three times (its own column and both
@@ -276,29 +279,15 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "16",
               .allowed = {"8", "16", "32"},
               .description = "rows per thread; a warp simulates 32 times as many"},
-             {.name = "steps_per_launch",
-              .default_value = "16",
-              .allowed = {},
-              .description = "generations per launch, 1 to 16 (the window's padding)",
-              .role = lifebench::AxisRole::steps_per_launch},
+             lifebench::steps_per_launch_axis(
+                 "16", {}, "generations per launch, 1 to 16 (the window's padding)"),
              {.name = "layout",
               .default_value = "columns",
               .allowed = {"columns", "rows"},
               .description = "words stored column after column (the blog's: a thread's rows "
                              "are consecutive, read four at a time) or row after row"}},
     .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::shuffle_steps<16, lifebench::Layout::columns>);
-        },
+        lifebench::cuda::unavailable_for<&lifebench::shuffle_steps<16, lifebench::Layout::columns>>,
     .unsupported = lifebench::unsupported,
-    .verify_generations = [](const lifebench::Params& params) -> std::uint64_t {
-      // Two full launches and a partial third.
-      return 2 * static_cast<std::uint64_t>(lifebench::steps_per_launch(params)) + 3;
-    },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::ShuffleSimulator>(
-          problem, lifebench::work_per_thread(params), lifebench::steps_per_launch(params),
-          lifebench::layout(params));
-    }})
+    .verify_generations = lifebench::cuda_packed::two_launches_and_three,
+    .make = lifebench::make_simulator<lifebench::ShuffleSimulator>})

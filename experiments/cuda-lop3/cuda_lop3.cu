@@ -70,6 +70,8 @@ Sequence sequence_of(const Params& params) {
 
 class Lop3Simulator final : public cuda_packed::PackedSimulator {
 public:
+  Lop3Simulator(const Problem& problem, const Params& params)
+      : Lop3Simulator(problem, sequence_of(params)) {}
   Lop3Simulator(const Problem& problem, Sequence sequence)
       : PackedSimulator(problem, instructions_per_cell(sequence),
                         // each word read once from memory (neighbours come from the caches)
@@ -131,13 +133,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .description = "human11: the blog's 11 hand-written LOP3s; sat10: the 10 LOP3s "
                              "its SAT solver found"}},
     .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::lop3_step<lifebench::Sequence::sat10, true>);
-        },
+        lifebench::cuda::unavailable_for<&lifebench::lop3_step<lifebench::Sequence::sat10, true>>,
     .unsupported = lifebench::unsupported,
-    .verify_generations = [](const lifebench::Params&) -> std::uint64_t { return 5; },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::Lop3Simulator>(problem, lifebench::sequence_of(params));
-    }})
+    .make = lifebench::make_simulator<lifebench::Lop3Simulator>})

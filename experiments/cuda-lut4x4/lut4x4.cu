@@ -125,16 +125,9 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
-  // The harness refuses other families (ExperimentInfo::family) before asking.
-  const Shape& shape = problem.shape;
-  if (shape.width % kTile != 0 || shape.height % kTile != 0) {
-    return "width and height must be multiples of " + std::to_string(kTile) +
-           " (each block of 32x32 threads updates a whole 64x64 tile); this grid is " +
-           shape.to_string();
-  }
-  constexpr std::int64_t max_side = std::int64_t{1} << 30; // int cell coordinates
-  if (shape.width > max_side) return std::string("width at most 2^30 (32-bit coordinates)");
-  return cuda::beyond_grid_yz("height", shape.height, kTile, std::to_string(kTile) + "-row tiles");
+  return cuda::whole_tiles_unsupported(problem.shape, kTile,
+                                       "each block of 32x32 threads updates a whole 64x64 tile",
+                                       30); // int cell coordinates
 }
 
 } // namespace
@@ -147,10 +140,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 002 version 2 \"Lookup table 4x4\"",
     .technique = "one byte per cell, 66x66 shared-memory tile per 32x32 threads, each thread "
                  "updates 2x2 cells with one lookup in a 65536-entry table of 4x4 neighbourhoods",
-    .axes = {},
-    .unavailable = [] { return lifebench::cuda::unavailable_reason(&lifebench::lut_step<true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::lut_step<true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& /*params*/) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::Lut4x4Simulator>(problem);
-    }})
+    .make = lifebench::make_simulator<lifebench::Lut4x4Simulator>})

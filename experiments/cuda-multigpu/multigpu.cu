@@ -192,13 +192,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
            " rows (a halo comes from one neighbour)";
   }
   const std::int64_t band_rows = problem.shape.height / gpus + 2 * halo;
-  if (auto reason =
-          wide::unsupported(wide::config_of(params), problem.shape.width / 32, band_rows)) {
-    return reason;
-  }
-  return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
-                                  "each GPU's two grids of a band of " + std::to_string(band_rows) +
-                                      " rows at a bit a cell");
+  return wide::band_unsupported(problem, params, band_rows);
 }
 
 } // namespace
@@ -212,27 +206,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "one universe in bands of rows across the GPUs, halo_steps halo rows refilled "
                  "from the neighbours by peer copies every halo_steps generations, "
                  "cuda-life-wide's kernel on each band",
-    .axes =
-        [] {
-          auto axes = lifebench::cuda::life_wide::fastest_axes();
-          axes.insert(axes.begin(),
-                      {{.name = "gpus",
-                        .default_value = "all",
-                        .allowed = {},
-                        .description = "GPUs (bands) to split the universe across: a count, or all "
-                                       "of the machine's",
-                        .role = lifebench::AxisRole::gpu_count},
-                       {.name = "halo_steps",
-                        .default_value = "64",
-                        .allowed = {},
-                        .description = "generations between halo exchanges, and each band's halo "
-                                       "rows above and below, 1 ... 4096",
-                        .role = lifebench::AxisRole::halo_steps}});
-          return axes;
-        }(),
+    .axes = lifebench::cuda::life_wide::band_axes(
+        "GPUs (bands) to split the universe across: a count, or all of the machine's"),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::MultiGpuSimulator>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::MultiGpuSimulator>})

@@ -43,30 +43,13 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   // The tallest band, between its halos.
   const std::int64_t band_rows =
       (problem.shape.height + gpus - 1) / gpus + 2 * params.get_int("halo_steps");
-  if (auto reason =
-          wide::unsupported(wide::config_of(params), problem.shape.width / 32, band_rows)) {
-    return reason;
-  }
-  return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
-                                  "each GPU's two grids of a band of " + std::to_string(band_rows) +
-                                      " rows at a bit a cell");
+  return wide::band_unsupported(problem, params, band_rows);
 }
 
 std::vector<Axis> axes() {
-  auto axes = wide::fastest_axes();
-  axes.insert(axes.begin(),
-              {{.name = "gpus",
-                .default_value = "all",
-                .allowed = {},
-                .description = "GPUs, one MPI rank each, to split the universe across in bands: "
-                               "a count, or all of this host's",
-                .role = AxisRole::gpu_count},
-               {.name = "halo_steps",
-                .default_value = "64",
-                .allowed = {},
-                .description = "generations between halo exchanges, and each band's halo rows "
-                               "above and below, 1 ... 4096",
-                .role = AxisRole::halo_steps}});
+  auto axes = wide::band_axes(
+      "GPUs, one MPI rank each, to split the universe across in bands: a count, or all of this "
+      "host's");
   axes.push_back(mpi::transport_axis());
   axes.push_back(outofcore::folder_axis());
   return axes;
@@ -75,27 +58,16 @@ std::vector<Axis> axes() {
 } // namespace
 } // namespace lifebench::cuda_nccl
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-nccl",
-    .family = "square",
-    .backend = "cuda",
-    .source = "ours (cuda-multigpu's bands on MPI ranks, halos through NCCL)",
-    .technique = "one universe in bands of rows across MPI ranks, one GPU each, halo_steps halo "
-                 "rows exchanged by NCCL sends and receives on the GPUs every halo_steps "
-                 "generations, cuda-life-wide's kernel on each band",
-    .axes = lifebench::cuda_nccl::axes(),
-    .unavailable =
-        [] {
-          if (auto reason = lifebench::cuda::life_wide::unavailable()) return reason;
-          return lifebench::mpi::ranks_unavailable("cuda-nccl");
-        },
-    .unsupported = lifebench::cuda_nccl::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      // NVLink multicast stays off in every launch (the rank program sets it too).
-      return std::make_unique<lifebench::mpi::RanksSimulator>(
-          problem, params,
-          lifebench::mpi::RankLaunch{"cuda-nccl",
-                                     lifebench::cuda::life_wide::gpus_of(params),
-                                     {{"NCCL_NVLS_ENABLE", "0"}}});
-    }})
+// NVLink multicast stays off in every launch (the rank program sets it too).
+LIFEBENCH_EXPERIMENT(lifebench::mpi::ranks_experiment(
+    {.name = "cuda-nccl",
+     .family = "square",
+     .backend = "cuda",
+     .source = "ours (cuda-multigpu's bands on MPI ranks, halos through NCCL)",
+     .technique = "one universe in bands of rows across MPI ranks, one GPU each, halo_steps halo "
+                  "rows exchanged by NCCL sends and receives on the GPUs every halo_steps "
+                  "generations, cuda-life-wide's kernel on each band",
+     .axes = lifebench::cuda_nccl::axes(),
+     .unavailable = lifebench::cuda::life_wide::unavailable,
+     .unsupported = lifebench::cuda_nccl::unsupported},
+    lifebench::cuda::life_wide::gpus_of, {{"NCCL_NVLS_ENABLE", "0"}}))

@@ -524,38 +524,34 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "bands that move up a row per generation and hand their edge rows on, no halo",
     .axes =
         [] {
-          auto axes = lifebench::cuda::life_wide::fastest_axes();
-          axes.insert(axes.begin(),
-                      {{.name = "scheme",
-                        .default_value = "halo",
-                        .allowed = {"halo", "skewed"},
-                        .description = "halo: sub-universes extended by halo_steps cells, their "
-                                       "edges recomputed (the paper); skewed: bands of whole rows "
-                                       "that hand the rows above each generation on, none "
-                                       "recomputed but a prelude of 2 x halo_steps rows"},
-                       {.name = "subuniverses",
-                        .default_value = "auto",
-                        .allowed = {},
-                        .description = "CxR: sub-universes across and down (the paper's B = 16 is "
-                                       "4x4, 1xR are bands of whole rows; skewed: 1xR only); "
-                                       "auto: the fewest n x n (skewed: 1 x n) that fit memory"},
-                       {.name = "halo_steps",
-                        .default_value = "1024",
-                        .allowed = {},
-                        .description = "T: generations per pass over the file, 1 ... 65536; halo: "
-                                       "also the cells each sub-universe is extended by",
-                        .role = lifebench::AxisRole::halo_steps},
-                       {.name = "overlap",
-                        .default_value = "on",
-                        .allowed = {"on", "off"},
-                        .description = "on: a reader and a writer thread overlap the disk with the "
-                                       "GPU; off: read, simulate, write in turn (the paper)"},
-                       {.name = "memory",
-                        .default_value = "4G",
-                        .allowed = {},
-                        .description = "pinned host memory budget for the slots of sub-universes "
-                                       "or bands (bytes, or with K, M, G)"},
-                       lifebench::outofcore::folder_axis()});
+          auto axes = lifebench::cuda::life_wide::fastest_axes(
+              {{.name = "scheme",
+                .default_value = "halo",
+                .allowed = {"halo", "skewed"},
+                .description = "halo: sub-universes extended by halo_steps cells, their "
+                               "edges recomputed (the paper); skewed: bands of whole rows "
+                               "that hand the rows above each generation on, none "
+                               "recomputed but a prelude of 2 x halo_steps rows"},
+               {.name = "subuniverses",
+                .default_value = "auto",
+                .allowed = {},
+                .description = "CxR: sub-universes across and down (the paper's B = 16 is "
+                               "4x4, 1xR are bands of whole rows; skewed: 1xR only); "
+                               "auto: the fewest n x n (skewed: 1 x n) that fit memory"},
+               lifebench::halo_steps_axis(
+                   "1024", "T: generations per pass over the file, 1 ... 65536; halo: "
+                           "also the cells each sub-universe is extended by"),
+               {.name = "overlap",
+                .default_value = "on",
+                .allowed = {"on", "off"},
+                .description = "on: a reader and a writer thread overlap the disk with the "
+                               "GPU; off: read, simulate, write in turn (the paper)"},
+               {.name = "memory",
+                .default_value = "4G",
+                .allowed = {},
+                .description = "pinned host memory budget for the slots of sub-universes "
+                               "or bands (bytes, or with K, M, G)"},
+               lifebench::outofcore::folder_axis()});
           for (auto& axis : axes) {
             if (axis.name != "rows_per_thread") continue;
             axis.allowed.emplace_back("auto");
@@ -567,10 +563,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
         }(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::OutOfCoreSimulator>(problem, params);
-    },
+    .make = lifebench::make_simulator<lifebench::OutOfCoreSimulator>,
     .advance_universe_file =
         [](const std::filesystem::path& in, const std::filesystem::path& out,
            std::uint64_t generations, const lifebench::Params& params, std::uint64_t origin) {

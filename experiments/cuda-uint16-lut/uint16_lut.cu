@@ -101,17 +101,10 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& /*params*/) {
-  // The harness refuses other families (ExperimentInfo::family) before asking.
-  const Shape& shape = problem.shape;
-  if (shape.width % kTile != 0 || shape.height % kTile != 0) {
-    return "width and height must be multiples of " + std::to_string(kTile) +
-           " (a uint16 holds 4x4 cells and each block of 32x32 threads updates a whole "
-           "128x128 tile); this grid is " +
-           shape.to_string();
-  }
-  constexpr std::int64_t max_width = std::int64_t{1} << 32; // int uint16 coordinates
-  if (shape.width > max_width) return std::string("width at most 2^32 (32-bit coordinates)");
-  return cuda::beyond_grid_yz("height", shape.height, kTile, std::to_string(kTile) + "-row tiles");
+  return cuda::whole_tiles_unsupported(problem.shape, kTile,
+                                       "a uint16 holds 4x4 cells and each block of 32x32 threads "
+                                       "updates a whole 128x128 tile",
+                                       32); // int uint16 coordinates
 }
 
 } // namespace
@@ -124,11 +117,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 002 version 3 \"uint16 (Bit-Packing)\"",
     .technique = "one uint16 per 4x4 cells, one thread per uint16 reading its 3x3 neighbours, "
                  "four lookups in the 65536-entry 4x4 table per uint16",
-    .axes = {},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::uint16_step<true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::uint16_step<true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& /*params*/) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::Uint16LutSimulator>(problem);
-    }})
+    .make = lifebench::make_simulator<lifebench::Uint16LutSimulator>})

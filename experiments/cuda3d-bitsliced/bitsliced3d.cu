@@ -290,19 +290,11 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .description = "along z: pairs, two outputs a step share the sum of two plane "
                              "sums (sides up to 4096, larger ones walk in triples); triples, "
                              "each output adds three plane sums"},
-             {.name = "steps_per_launch",
-              .default_value = "2",
-              .allowed = {"1", "2"},
-              .description = "generations a launch: 2 reads and writes the grid once for two "
-                             "(sides of 1, 2, 4 ... 32 words, others take 1)",
-              .role = lifebench::AxisRole::steps_per_launch}},
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::step_kernel<true, 4, true, true, lifebench::bitsliced3d::RuleB6S567>);
-        },
+             lifebench::steps_per_launch_axis("2", {"1", "2"},
+                                              "generations a launch: 2 reads and writes the grid "
+                                              "once for two (sides of 1, 2, 4 ... 32 words, "
+                                              "others take 1)")},
+    .unavailable = lifebench::cuda::unavailable_for<
+        &lifebench::step_kernel<true, 4, true, true, lifebench::bitsliced3d::RuleB6S567>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::BitSliced3DSimulator>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::BitSliced3DSimulator>})

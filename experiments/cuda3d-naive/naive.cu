@@ -82,10 +82,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 001, Basic implementation (v0)",
     .technique = "one byte per cell, one thread per cell (x fastest), 27 byte loads from global "
                  "memory per cell, one generation per launch",
-    .axes = {},
-    .unavailable = [] { return lifebench::cuda::unavailable_reason(&lifebench::naive_step<true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::naive_step<true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& /*params*/) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::NaiveSimulator>(problem);
-    }})
+    .make = lifebench::make_simulator<lifebench::NaiveSimulator>})

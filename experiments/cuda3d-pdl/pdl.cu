@@ -39,7 +39,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .unsupported = lifebench::cube::swar_unsupported,
     // Many chained launches, so that overlapping ones are checked.
     .verify_generations = [](const lifebench::Params&) -> std::uint64_t { return 9; },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::cube::SwarSimulator<true>>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::cube::SwarSimulator<true>>})

@@ -140,10 +140,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .default_value = "16",
               .allowed = {"8", "16", "24"},
               .description = "planes one block walks along z (the seed's Z_ITER)"}},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::shared_step<32, true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::shared_step<32, true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::SharedSimulator>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::SharedSimulator>})

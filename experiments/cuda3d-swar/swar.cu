@@ -15,13 +15,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "four cells per uint32 with byte-wise sums, z_width cells per thread along z, "
                  "blocks of width/4 threads, x neighbours through shared memory",
     .axes = {lifebench::cube::swar_z_width_axis()},
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              lifebench::cube::swar_kernel<4, true, false>());
-        },
+    .unavailable = lifebench::cuda::unavailable_for<lifebench::cube::swar_kernel<4, true, false>()>,
     .unsupported = lifebench::cube::swar_unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::cube::SwarSimulator<false>>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::cube::SwarSimulator<false>>})

@@ -44,8 +44,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 004 \"Design process\": the serial version",
     .technique = "one byte per cell, six neighbour loads per cell, rule as a 14-entry table "
                  "(count + 7 * alive), two grids swapped, one thread",
-    .axes = {},
-    .make = [](const lifebench::Problem& problem, const lifebench::Params&) {
-      return std::make_unique<lifebench::byte_rows::Simulator<lifebench::HexSerialRows>>(
-          problem, lifebench::HexSerialRows(problem.rule));
-    }})
+    .make = lifebench::make_simulator<lifebench::byte_rows::Simulator<lifebench::HexSerialRows>>})

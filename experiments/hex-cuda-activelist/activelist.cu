@@ -4,6 +4,7 @@
 // length back and launch threads only for the listed cells.
 #include "common/hex.hpp"
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/hex_bytes.cuh"
 #include "cuda/hex_grid.cuh"
 #include "lifebench/experiment.hpp"
 
@@ -16,8 +17,6 @@
 
 namespace lifebench {
 namespace {
-
-__constant__ std::uint8_t rule_table[14];
 
 constexpr unsigned kBlock = 256;
 
@@ -54,7 +53,7 @@ __global__ void __launch_bounds__(kBlock)
   if (j >= length) return;
   const int i = list[j];
   const unsigned count = hex::neighbour_count<Torus>(in, i % width, i / width, width, height);
-  out[i] = rule_table[count + 7U * in[i]];
+  out[i] = hex::next_state(count, in[i]);
 }
 
 unsigned blocks_for(std::int64_t threads) {
@@ -66,7 +65,7 @@ public:
   explicit HexActiveListSimulator(const Problem& problem)
       : BufferedSimulator(problem), flags_(words()), positions_(words()), list_(words()),
         length_(1) {
-    hex::copy_rule_table(rule_table, problem.rule);
+    hex::load_rule_table(problem.rule);
     std::size_t bytes = 0;
     LIFEBENCH_CUDA_CALL(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flags_.data(),
                                                       positions_.data(), cell_count()));
@@ -115,10 +114,7 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  if (problem.rule.born(0)) {
-    return std::string("rules with birth on 0 neighbours (B0) are refused: unlisted cells "
-                       "would not stay dead");
-  }
+  if (auto reason = hex::birth_on_0_unsupported(problem, "unlisted cells")) return reason;
   if (problem.shape.cells() > std::numeric_limits<int>::max()) {
     return std::string("at most 2^31 - 1 cells (32-bit list entries and scan)");
   }
@@ -136,11 +132,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "one byte per cell; each generation flag cells that can change, exclusive scan "
                  "(cub::DeviceScan), write the list, read its length back, one thread per "
                  "listed cell",
-    .axes = {},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::update_listed<true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::update_listed<true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexActiveListSimulator>(problem);
-    }})
+    .make = lifebench::make_simulator<lifebench::HexActiveListSimulator>})

@@ -363,9 +363,10 @@ double lop3_per_row_update(Logic logic, const Rule& rule) {
 
 class HexBitslicedSimulator final : public cuda::BufferedSimulator<cuda::PackedRows<Word>> {
 public:
-  HexBitslicedSimulator(const Problem& problem, int steps_per_launch, Logic logic, bool madd_shifts)
-      : BufferedSimulator(problem), steps_per_launch_(steps_per_launch), logic_(logic),
-        madd_shifts_(madd_shifts) {}
+  HexBitslicedSimulator(const Problem& problem, const Params& params)
+      : BufferedSimulator(problem),
+        steps_per_launch_(static_cast<int>(params.get_int("steps_per_launch"))),
+        logic_(logic_of(params)), madd_shifts_(params.get("shifts") == "madd") {}
 
 private:
   /// LOP3 per cell update, for the report's fraction of bound: every lane of a launch's
@@ -509,11 +510,9 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .technique = "64 cells per word, 6-neighbour count by bit-sliced adders, rule as bitwise "
                  "logic (from the adders' sums where compiled in), 40 rows per lane in "
                  "registers, warp shuffles across words, steps_per_launch generations per launch",
-    .axes = {{.name = "steps_per_launch",
-              .default_value = "4",
-              .allowed = {"1", "2", "4", "8"},
-              .description = "generations per launch; each costs 2 of a lane's 40 rows as halo",
-              .role = lifebench::AxisRole::steps_per_launch},
+    .axes = {lifebench::steps_per_launch_axis(
+                 "4", {"1", "2", "4", "8"},
+                 "generations per launch; each costs 2 of a lane's 40 rows as halo"),
              {.name = "logic",
               .default_value = "sums",
               .allowed = {"sums-trim", "sums", "tree"},
@@ -527,14 +526,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .description = "sums: a row's one-cell shifts as funnel shifts (logic unit) or "
                              "as integer multiply-adds (FMA pipe); tree ignores it"}},
     .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::sums_steps<true, true, lifebench::B2S34, 4>);
-        },
+        lifebench::cuda::unavailable_for<&lifebench::sums_steps<true, true, lifebench::B2S34, 4>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexBitslicedSimulator>(
-          problem, static_cast<int>(params.get_int("steps_per_launch")),
-          lifebench::logic_of(params), params.get("shifts") == "madd");
-    }})
+    .make = lifebench::make_simulator<lifebench::HexBitslicedSimulator>})

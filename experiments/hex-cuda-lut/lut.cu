@@ -8,7 +8,6 @@
 #include "cuda/hex_simulator.cuh"
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace lifebench {
@@ -37,29 +36,10 @@ void fill_table(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule, cudaS
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-lut",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "seed 004 \"Final Implementation\": kernel_single_iteration, create_lookup_table",
-    .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), two "
-                 "lookups of a 2^16-entry table (16-bit neighbourhood -> 4 next states) in "
-                 "global memory",
-    .axes = {},
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::hex::lut_step<true, lifebench::TwoLookups>);
-        },
-    .unsupported =
-        [](const lifebench::Problem& problem, const lifebench::Params&) {
-          return lifebench::hex::lut_unsupported(problem);
-        },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::hex::LutSimulator<lifebench::TwoLookups>>(
-          problem, std::size_t{1} << lifebench::hex::lut_index_bits,
-          [&](auto& table, cudaStream_t stream) {
-            lifebench::fill_table(table, problem.rule, stream);
-          });
-    }})
+LIFEBENCH_EXPERIMENT(lifebench::hex::lut_experiment<lifebench::TwoLookups>(
+    {.name = "hex-cuda-lut",
+     .source = "seed 004 \"Final Implementation\": kernel_single_iteration, create_lookup_table",
+     .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), two "
+                  "lookups of a 2^16-entry table (16-bit neighbourhood -> 4 next states) in "
+                  "global memory"},
+    lifebench::hex::lut_index_bits, lifebench::fill_table))

@@ -7,7 +7,6 @@
 #include "cuda/hex_simulator.cuh"
 
 #include <cstdint>
-#include <memory>
 
 namespace lifebench {
 namespace {
@@ -28,34 +27,18 @@ __global__ void build_table(std::uint8_t* table, std::uint32_t birth, std::uint3
   }
 }
 
+void fill_table(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule, cudaStream_t stream) {
+  build_table<<<4096, 256, 0, stream>>>(table.data(), rule.birth, rule.survive);
+  LIFEBENCH_CUDA_CHECK_LAUNCH();
+}
+
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-lut8",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "seed 004 \"Final Implementation\": the 2^28-entry table tried after the 2^16 one",
-    .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), one "
-                 "lookup of a 2^28-entry table of bytes (256 MiB, 28-bit neighbourhood -> 8 next "
-                 "states) in global memory",
-    .axes = {},
-    .unavailable =
-        [] {
-          return lifebench::cuda::unavailable_reason(
-              &lifebench::hex::lut_step<true, lifebench::OneLookup>);
-        },
-    .unsupported =
-        [](const lifebench::Problem& problem, const lifebench::Params&) {
-          return lifebench::hex::lut_unsupported(problem);
-        },
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::hex::LutSimulator<lifebench::OneLookup>>(
-          problem, std::size_t{1} << lifebench::hex::lut8_index_bits,
-          [&](auto& table, cudaStream_t stream) {
-            lifebench::build_table<<<4096, 256, 0, stream>>>(table.data(), problem.rule.birth,
-                                                             problem.rule.survive);
-            LIFEBENCH_CUDA_CHECK_LAUNCH();
-          });
-    }})
+LIFEBENCH_EXPERIMENT(lifebench::hex::lut_experiment<lifebench::OneLookup>(
+    {.name = "hex-cuda-lut8",
+     .source = "seed 004 \"Final Implementation\": the 2^28-entry table tried after the 2^16 one",
+     .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), one "
+                  "lookup of a 2^28-entry table of bytes (256 MiB, 28-bit neighbourhood -> 8 "
+                  "next states) in global memory"},
+    lifebench::hex::lut8_index_bits, lifebench::fill_table))

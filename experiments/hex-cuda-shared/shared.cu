@@ -3,18 +3,13 @@
 // (the border threads only load), then the tile's threads count neighbours in
 // shared memory.
 #include "common/hex.hpp"
+#include "cuda/hex_bytes.cuh"
 #include "cuda/hex_grid.cuh"
-#include "cuda/hex_simulator.cuh"
 
 #include <cstdint>
-#include <memory>
-#include <optional>
-#include <string>
 
 namespace lifebench {
 namespace {
-
-__constant__ std::uint8_t rule_table[14];
 
 constexpr int kTileX = 32; // cells updated by a block
 constexpr int kTileY = 8;
@@ -45,32 +40,17 @@ __global__ void __launch_bounds__(kLoadX* kLoadY)
   const unsigned count = tile[ty - 1][tx - 1] + tile[ty - 1][tx] + tile[ty][tx - 1] +
                          tile[ty][tx + 1] + tile[ty + 1][tx] + tile[ty + 1][tx + 1];
   out[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] =
-      rule_table[count + 7U * tile[ty][tx]];
-}
-
-std::unique_ptr<Simulator> make(const Problem& problem, const Params&) {
-  hex::copy_rule_table(rule_table, problem.rule);
-  return std::make_unique<hex::ByteKernelSimulator<decltype(&shared_step<true>)>>(
-      problem, &shared_step<true>, &shared_step<false>, dim3(kLoadX, kLoadY), dim3(kTileX, kTileY));
-}
-
-std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  return hex::block_rows_unsupported(problem, kTileY);
+      hex::next_state(count, tile[ty][tx]);
 }
 
 } // namespace
 } // namespace lifebench
 
-LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-shared",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "seed 004 \"Design process\": shared memory (failed attempt)",
-    .technique = "one byte per cell, 32x8-cell tiles copied with a one-cell border into shared "
-                 "memory by 34x10 threads (border threads only load), rule table in constant "
-                 "memory, one generation per launch",
-    .axes = {},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::shared_step<true>); },
-    .unsupported = lifebench::unsupported,
-    .make = lifebench::make})
+LIFEBENCH_EXPERIMENT(lifebench::hex::byte_kernel_experiment(
+    {.name = "hex-cuda-shared",
+     .source = "seed 004 \"Design process\": shared memory (failed attempt)",
+     .technique = "one byte per cell, 32x8-cell tiles copied with a one-cell border into shared "
+                  "memory by 34x10 threads (border threads only load), rule table in constant "
+                  "memory, one generation per launch"},
+    {&lifebench::shared_step<true>, &lifebench::shared_step<false>,
+     dim3(lifebench::kLoadX, lifebench::kLoadY), dim3(lifebench::kTileX, lifebench::kTileY)}))

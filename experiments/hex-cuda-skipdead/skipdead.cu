@@ -4,6 +4,7 @@
 // by every block each generation.
 #include "common/hex.hpp"
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/hex_bytes.cuh"
 #include "cuda/hex_grid.cuh"
 #include "lifebench/experiment.hpp"
 
@@ -15,8 +16,6 @@
 
 namespace lifebench {
 namespace {
-
-__constant__ std::uint8_t rule_table[14];
 
 constexpr unsigned kBlockX = 32;
 constexpr unsigned kBlockY = 8;
@@ -64,7 +63,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   unsigned alive = 0;
   if (active && inside) {
     const unsigned count = hex::neighbour_count<Torus>(in, x, y, width, height);
-    alive = rule_table[count + 7U * in[index]];
+    alive = hex::next_state(count, in[index]);
   }
   // A quiet block's cells are dead and stay dead (no birth on 0 neighbours), but the
   // buffer still holds the generation before last: write them.
@@ -102,7 +101,7 @@ public:
       : BufferedSimulator(problem),
         blocks_(blocks_of(problem.shape)), live_{cuda::DeviceBuffer<std::uint8_t>(flags()),
                                                  cuda::DeviceBuffer<std::uint8_t>(flags())} {
-    hex::copy_rule_table(rule_table, problem.rule);
+    hex::load_rule_table(problem.rule);
   }
 
   void upload(const Grid& grid) override {
@@ -140,10 +139,7 @@ private:
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params&) {
-  if (problem.rule.born(0)) {
-    return std::string("rules with birth on 0 neighbours (B0) are refused: dead blocks would "
-                       "not stay dead");
-  }
+  if (auto reason = hex::birth_on_0_unsupported(problem, "dead blocks")) return reason;
   return hex::block_rows_unsupported(problem, kBlockY);
 }
 
@@ -157,11 +153,6 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .source = "seed 004 \"Design process\": skipping dead blocks (failed attempt)",
     .technique = "hex-cuda-naive plus one live flag per 32x8 block: a block whose tile and "
                  "eight neighbouring tiles held no live cell writes dead cells without reading",
-    .axes = {},
-    .unavailable =
-        [] { return lifebench::cuda::unavailable_reason(&lifebench::skipdead_step<true>); },
+    .unavailable = lifebench::cuda::unavailable_for<&lifebench::skipdead_step<true>>,
     .unsupported = lifebench::unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params&) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::HexSkipDeadSimulator>(problem);
-    }})
+    .make = lifebench::make_simulator<lifebench::HexSkipDeadSimulator>})

@@ -64,7 +64,4 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .axes = lifebench::opencl::selection_axes(),
     .unavailable = [] { return lifebench::opencl::unavailable_reason(); },
     .unsupported = lifebench::opencl::word_grid_unsupported,
-    .make = [](const lifebench::Problem& problem,
-               const lifebench::Params& params) -> std::unique_ptr<lifebench::Simulator> {
-      return std::make_unique<lifebench::BasicSimulator>(problem, params);
-    }})
+    .make = lifebench::make_simulator<lifebench::BasicSimulator>})

@@ -49,9 +49,9 @@ namespace {
 
 class SimdSimulator final : public Simulator {
 public:
-  SimdSimulator(const Problem& problem, int threads)
+  SimdSimulator(const Problem& problem, const Params& params)
       : problem_(problem), grids_(problem.shape),
-        zero_row_(simd::allocate_words(grids_.row_words())), pool_(threads) {
+        zero_row_(simd::allocate_words(grids_.row_words())), pool_(pool::threads_of(params)) {
     step_ = [this](int worker) {
       const auto [begin, end] = pool::share(problem_.shape.height, worker, pool_.size());
       const RowsJob job{grids_.cells(),
@@ -113,8 +113,5 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                  "counter; rows split over a reused thread pool",
     .axes = {lifebench::pool::threads_axis("threads; rows split into equal groups")},
     .unsupported = lifebench::simd_hwy::unsupported,
-    .make = [](const lifebench::Problem& problem, const lifebench::Params& params) {
-      return std::make_unique<lifebench::simd_hwy::SimdSimulator>(
-          problem, *lifebench::pool::parse_threads(params.get("threads")));
-    }})
+    .make = lifebench::make_simulator<lifebench::simd_hwy::SimdSimulator>})
 #endif // HWY_ONCE

@@ -476,9 +476,10 @@ std::optional<double> TilePasses::measure_logic_rate() {
   return logic_rate(pool_);
 }
 
-std::vector<Axis> tile_axes() {
-  return {{"tile_words", "512", {}, "tile width in 64-bit words (clipped to the row)"},
-          {"tile_rows", "64", {}, "tile height in rows (clipped to the grid)"}};
+std::vector<Axis> tile_axes(std::vector<Axis> before) {
+  before.push_back({"tile_words", "512", {}, "tile width in 64-bit words (clipped to the row)"});
+  before.push_back({"tile_rows", "64", {}, "tile height in rows (clipped to the grid)"});
+  return before;
 }
 
 std::optional<std::string> tiling_unsupported(const std::string& steps_axis, const Params& params) {

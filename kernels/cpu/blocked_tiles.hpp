@@ -80,8 +80,8 @@ private:
   pool::ThreadPool pool_;
 };
 
-/// The `tile_words` and `tile_rows` axes, with cpu-blocked's defaults.
-std::vector<Axis> tile_axes();
+/// `before`, then the `tile_words` and `tile_rows` axes with cpu-blocked's defaults.
+std::vector<Axis> tile_axes(std::vector<Axis> before = {});
 
 /// Why the generations per pass (the axis `steps_axis`) or the tile axes cannot run, or
 /// nothing.

@@ -8,6 +8,9 @@
 #include "cpu/packed_rows.hpp"
 
 #include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
 
 namespace lifebench::packed_rows {
 
@@ -45,6 +48,32 @@ inline Axis words_axis() {
 template <class Call> decltype(auto) with_words(const Params& params, Call&& call) {
   if (params.get("words") == "double") return call(DoubleWord{});
   return call(SingleWord{});
+}
+
+/// The registration of an experiment whose `words` axis (words_axis()) picks the Kernel of
+/// its simulator S<Kernel> (cpu-bpbc, cpu-outofcore): `info` says what else; what it refuses
+/// is S<Kernel>::unsupported, and S<Kernel>::advance_universe_file, where S has one, its
+/// second contract.
+template <template <class Kernel> class S> ExperimentInfo words_experiment(ExperimentInfo info) {
+  info.unsupported = [](const Problem& problem, const Params& params) {
+    return with_words(
+        params, [&]<class Kernel>(Kernel) { return S<Kernel>::unsupported(problem, params); });
+  };
+  info.make = [](const Problem& problem, const Params& params) {
+    return with_words(params, [&]<class Kernel>(Kernel) -> std::unique_ptr<lifebench::Simulator> {
+      return make_simulator<S<Kernel>>(problem, params);
+    });
+  };
+  if constexpr (requires { &S<SingleWord>::advance_universe_file; }) {
+    info.advance_universe_file = [](const std::filesystem::path& in,
+                                    const std::filesystem::path& out, std::uint64_t generations,
+                                    const Params& params, std::uint64_t origin) {
+      with_words(params, [&]<class Kernel>(Kernel) {
+        S<Kernel>::advance_universe_file(in, out, generations, params, origin);
+      });
+    };
+  }
+  return info;
 }
 
 } // namespace lifebench::packed_rows

@@ -32,6 +32,8 @@ public:
   Simulator(const Problem& problem, Kernel kernel)
       : problem_(problem), kernel_(std::move(kernel)), current_(problem.shape),
         next_(problem.shape), dead_row_(static_cast<std::size_t>(problem.shape.width), 0) {}
+  /// With the kernel made from the problem's rule.
+  explicit Simulator(const Problem& problem) : Simulator(problem, Kernel(problem.rule)) {}
 
   void upload(const Grid& grid) override { current_ = grid; }
   Grid download() override { return current_; }

@@ -99,6 +99,10 @@ public:
         next_(static_cast<std::size_t>(row_words_ * problem.shape.height)),
         dead_row_(static_cast<std::size_t>(row_words_), Word{0}) {}
 
+  static std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
+    return packed_rows::unsupported<Kernel>(problem, params);
+  }
+
   void upload(const Grid& grid) override {
     if constexpr (bits == 1) {
       current_ = pack_rows<Word>(grid);

@@ -36,8 +36,13 @@ inline std::optional<std::string> threads_unsupported(const Params& params) {
   return std::nullopt;
 }
 
-inline Axis threads_axis(const std::string& what) {
-  return {"threads", "1", {}, what + "; \"all\" = every hardware thread"};
+/// The `threads` parameter, checked by threads_unsupported() before.
+inline int threads_of(const Params& params) {
+  return *parse_threads(params.get("threads"));
+}
+
+inline Axis threads_axis(const std::string& what, const std::string& default_value = "1") {
+  return {"threads", default_value, {}, what + "; \"all\" = every hardware thread"};
 }
 
 class ThreadPool {

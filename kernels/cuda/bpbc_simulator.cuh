@@ -7,12 +7,14 @@
 #include "cuda/buffered_simulator.cuh"
 #include "cuda/error.cuh"
 #include "cuda/grid_limits.cuh"
+#include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,10 +33,10 @@ struct MultistepParams {
   }
 };
 
-/// The axes the multi-step experiments share.
-inline std::vector<Axis> multistep_axes() {
+/// The axes the multi-step experiments share, then `more` of one of them.
+inline std::vector<Axis> multistep_axes(std::vector<Axis> more = {}) {
   // Name, default, allowed values, description.
-  return {
+  std::vector<Axis> axes{
       {"tile", "64", {"32", "64"}, "d: 32x32 tiles of 32-bit words or 64x64 tiles of 64-bit words"},
       {"words",
        "double",
@@ -46,6 +48,9 @@ inline std::vector<Axis> multistep_axes() {
        {"1", "2", "4", "8", "16"},
        "t, generations per launch; patches are (d-2t) x (d-2t)",
        AxisRole::steps_per_launch}};
+  for (auto& axis : more)
+    axes.push_back(std::move(axis));
+  return axes;
 }
 
 /// Refusals of the multi-step kernels, beyond unsupported_layout().
@@ -119,5 +124,35 @@ private:
 
   int steps_;
 };
+
+/// The simulator of the tile and words the parameters choose, its rows traded by Exchange<W>.
+template <template <class W> class Exchange>
+std::unique_ptr<Simulator> make_multistep(const Problem& problem, const Params& params) {
+  const auto [tile, steps, double_word] = MultistepParams::of(params);
+  if (tile == 32) {
+    return std::make_unique<MultistepSimulator<std::uint32_t, false, Exchange<std::uint32_t>>>(
+        problem, steps);
+  }
+  if (double_word) {
+    return std::make_unique<MultistepSimulator<std::uint64_t, true, Exchange<std::uint64_t>>>(
+        problem, steps);
+  }
+  return std::make_unique<MultistepSimulator<std::uint64_t, false, Exchange<std::uint64_t>>>(
+      problem, steps);
+}
+
+/// The registration of a multi-step experiment (cuda-bpbc-shared, -shuffle) whose rows trade
+/// through Exchange<W>: `info` says name, source, technique and axes (multistep_axes), and
+/// `make` where the parameters choose the exchange (make_multistep<Exchange> if none).
+template <template <class W> class Exchange>
+ExperimentInfo multistep_experiment(ExperimentInfo info) {
+  info.family = "square";
+  info.backend = "cuda";
+  info.unavailable =
+      cuda::unavailable_for<&multistep_kernel<std::uint64_t, true, Exchange<std::uint64_t>>>;
+  info.unsupported = unsupported_multistep;
+  if (!info.make) info.make = make_multistep<Exchange>;
+  return info;
+}
 
 } // namespace lifebench::bpbc_tile

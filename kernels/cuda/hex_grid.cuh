@@ -84,6 +84,14 @@ inline std::optional<std::string> block_rows_unsupported(const Problem& problem,
                               std::to_string(block_rows) + "-row blocks");
 }
 
+/// Why a kernel that skips `what` it takes for dead ("dead blocks") cannot take a rule with
+/// birth on 0 neighbours, under which they would not stay dead; or nothing.
+inline std::optional<std::string> birth_on_0_unsupported(const Problem& problem,
+                                                         const std::string& what) {
+  if (!problem.rule.born(0)) return std::nullopt;
+  return "rules with birth on 0 neighbours (B0) are refused: " + what + " would not stay dead";
+}
+
 /// Copies the seed's 14-entry rule table (count + 7 * alive) into an experiment's
 /// __constant__ array.
 template <class Symbol> void copy_rule_table(const Symbol& symbol, const Rule& rule) {

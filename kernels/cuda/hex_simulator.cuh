@@ -1,6 +1,5 @@
-// The simulators several hex-cuda-* experiments share: a byte-per-cell kernel launched
-// once per generation (hex-cuda-naive, -shared, -2cells), and seed 004's table kernel on
-// eight cells per byte with its table on the device (hex-cuda-lut, -lut8).
+// Seed 004's table kernel on eight cells per byte with its table on the device, and the
+// registration of its experiments (hex-cuda-lut, -lut8).
 #pragma once
 
 #include "cuda/buffered_simulator.cuh"
@@ -11,35 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <memory>
 
 namespace lifebench::hex {
-
-/// A byte-per-cell kernel(in, out, width, height), one launch per generation on a
-/// grid of `cells_per_block` (x, y) cells per block of `block` threads.
-template <class Kernel>
-class ByteKernelSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
-public:
-  ByteKernelSimulator(const Problem& problem, Kernel torus, Kernel dead, dim3 block,
-                      dim3 cells_per_block)
-      : BufferedSimulator(problem), kernel_(problem.boundary == Boundary::torus ? torus : dead),
-        block_(block), grid_(static_cast<unsigned>((problem.shape.width + cells_per_block.x - 1) /
-                                                   cells_per_block.x),
-                             static_cast<unsigned>((problem.shape.height + cells_per_block.y - 1) /
-                                                   cells_per_block.y)) {}
-
-private:
-  void launch(std::uint64_t generations) override {
-    const auto width = static_cast<int>(problem().shape.width);
-    const auto height = static_cast<int>(problem().shape.height);
-    each_generation(generations, [&](const std::uint8_t* in, std::uint8_t* out) {
-      kernel_<<<grid_, block_, 0, stream()>>>(in, out, width, height);
-    });
-  }
-
-  Kernel kernel_;
-  dim3 block_;
-  dim3 grid_;
-};
 
 /// Eight cells per byte on the device, advanced by lut_step<Lookup> with a table of
 /// `table_entries` bytes that `fill(table, stream)` writes (on the host or the device).
@@ -72,5 +45,26 @@ private:
   cuda::DeviceBuffer<std::uint8_t> table_;
   unsigned last_mask_ = 0xFFU;
 };
+
+/// Writes a table of a LutSimulator for `rule` on `stream` (on the host or the device).
+using FillTable = void (*)(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule,
+                           cudaStream_t stream);
+
+/// The registration of a table experiment (hex-cuda-lut, -lut8): `info` says name, source and
+/// technique; the table has 2^`index_bits` entries, which `fill` writes.
+template <class Lookup>
+ExperimentInfo lut_experiment(ExperimentInfo info, int index_bits, FillTable fill) {
+  info.family = "hex";
+  info.backend = "cuda";
+  info.unavailable = cuda::unavailable_for<&lut_step<true, Lookup>>;
+  info.unsupported = [](const Problem& problem, const Params&) { return lut_unsupported(problem); };
+  info.make = [index_bits, fill](const Problem& problem,
+                                 const Params&) -> std::unique_ptr<Simulator> {
+    return std::make_unique<LutSimulator<Lookup>>(
+        problem, std::size_t{1} << index_bits,
+        [&](auto& table, cudaStream_t stream) { fill(table, problem.rule, stream); });
+  };
+  return info;
+}
 
 } // namespace lifebench::hex

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lifebench::cuda::life_wide {
@@ -55,15 +56,39 @@ inline std::vector<Axis> axes() {
            "(FMA pipe), or west by a funnel shift and east by multiply-adds"}};
 }
 
-/// axes() with cuda-life-wide's fastest configuration as the defaults (wavefront,
-/// 512 rows), for the experiments that run these kernels on parts of a universe.
-inline std::vector<Axis> fastest_axes() {
-  auto fastest = axes();
-  for (auto& axis : fastest) {
+/// `before`, then axes() with cuda-life-wide's fastest configuration as the defaults
+/// (wavefront, 512 rows), for the experiments that run these kernels on parts of a universe.
+inline std::vector<Axis> fastest_axes(std::vector<Axis> before = {}) {
+  for (auto axis : axes()) {
     if (axis.name == "schedule") axis.default_value = "wavefront";
     if (axis.name == "rows_per_thread") axis.default_value = "512";
+    before.push_back(std::move(axis));
   }
-  return fastest;
+  return before;
+}
+
+/// The axes of the experiments that split a universe into bands across GPUs (cuda-multigpu,
+/// cuda-nccl): `gpus`, described as `gpus` says, and halo_steps, before fastest_axes().
+inline std::vector<Axis> band_axes(std::string gpus) {
+  return fastest_axes({{.name = "gpus",
+                        .default_value = "all",
+                        .allowed = {},
+                        .description = std::move(gpus),
+                        .role = AxisRole::gpu_count},
+                       halo_steps_axis("64", "generations between halo exchanges, and each "
+                                             "band's halo rows above and below, 1 ... 4096")});
+}
+
+/// Why the kernels with `params` cannot run a band of `problem` `band_rows` tall (halos
+/// included) on each GPU, or nothing: the bands of cuda-multigpu and cuda-nccl.
+inline std::optional<std::string> band_unsupported(const Problem& problem, const Params& params,
+                                                   std::int64_t band_rows) {
+  if (auto reason = unsupported(config_of(params), problem.shape.width / 32, band_rows)) {
+    return reason;
+  }
+  return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
+                                  "each GPU's two grids of a band of " + std::to_string(band_rows) +
+                                      " rows at a bit a cell");
 }
 
 /// cuda-life-wide: the kernels on a whole grid, a torus.
@@ -74,6 +99,8 @@ public:
                         // each word read and written once per launch
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
         config_(config) {}
+  WideSimulator(const Problem& problem, const Params& params)
+      : WideSimulator(problem, config_of(params)) {}
 
   /// Why the kernels with `params` cannot run on the grid of `problem`, or nothing.
   static std::optional<std::string> unsupported(const Problem& problem, const Params& params) {

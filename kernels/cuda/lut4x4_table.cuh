@@ -4,11 +4,14 @@
 
 #include "common/lut4x4.hpp"
 #include "cuda/error.cuh"
+#include "cuda/grid_limits.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/problem.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace lifebench::cuda {
@@ -28,5 +31,21 @@ public:
 private:
   DeviceBuffer<std::uint8_t> table_;
 };
+
+/// Why a grid whose blocks each update a whole tile of `tile` x `tile` cells (`why` says how)
+/// with int coordinates up to 2^`width_bits` across cannot run, or nothing (cuda-lut4x4,
+/// cuda-uint16-lut).
+inline std::optional<std::string> whole_tiles_unsupported(const Shape& shape, std::int64_t tile,
+                                                          const std::string& why, int width_bits) {
+  // The harness refuses other families (ExperimentInfo::family) before asking.
+  if (shape.width % tile != 0 || shape.height % tile != 0) {
+    return "width and height must be multiples of " + std::to_string(tile) + " (" + why +
+           "); this grid is " + shape.to_string();
+  }
+  if (shape.width > (std::int64_t{1} << width_bits)) {
+    return "width at most 2^" + std::to_string(width_bits) + " (32-bit coordinates)";
+  }
+  return beyond_grid_yz("height", shape.height, tile, std::to_string(tile) + "-row tiles");
+}
 
 } // namespace lifebench::cuda

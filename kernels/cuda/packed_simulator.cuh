@@ -151,4 +151,10 @@ private:
   double bytes_per_generation_;
 };
 
+/// ExperimentInfo::verify_generations of the kernels that run steps_per_launch generations a
+/// launch in registers: two full launches and three generations of a third.
+inline std::uint64_t two_launches_and_three(const Params& params) {
+  return 2 * static_cast<std::uint64_t>(params.get_int("steps_per_launch")) + 3;
+}
+
 } // namespace lifebench::cuda_packed

@@ -200,6 +200,12 @@ template <class Kernel> std::optional<std::string> unavailable_reason(Kernel* ke
          std::to_string(major) + std::to_string(minor) + "): " + cudaGetErrorName(status);
 }
 
+/// unavailable_reason(Kernel) as an ExperimentInfo::unavailable:
+/// `.unavailable = cuda::unavailable_for<&step<true>>`.
+template <auto Kernel> std::optional<std::string> unavailable_for() {
+  return unavailable_reason(Kernel);
+}
+
 /// Why `bytes` of device buffers (`what` they are, for the message) do not fit in the
 /// current device's free memory, or nothing; nothing too where the device cannot say
 /// (the allocation then reports it). For an experiment's `unsupported`.

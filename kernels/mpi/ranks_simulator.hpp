@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -88,5 +89,22 @@ std::optional<std::string> ranks_unavailable(const std::string& experiment);
 /// nothing: the bands must be at least halo_steps rows tall and the universe a torus.
 std::optional<std::string> ranks_unsupported(const Problem& problem, const Params& params,
                                              int ranks);
+
+/// The registration of an experiment whose ranks mpirun starts (cpu-mpi, cuda-nccl): `info`
+/// as the experiment gives it, its `unavailable` (what else it needs) asked first; `ranks`
+/// counts the ranks in the parameters, `environment` is set for each (RankLaunch).
+inline ExperimentInfo ranks_experiment(ExperimentInfo info, int (*ranks)(const Params&),
+                                       std::map<std::string, std::string> environment = {}) {
+  info.unavailable = [name = info.name, first = info.unavailable] {
+    if (auto reason = first()) return reason;
+    return ranks_unavailable(name);
+  };
+  info.make = [name = info.name, ranks, environment](
+                  const Problem& problem, const Params& params) -> std::unique_ptr<Simulator> {
+    return std::make_unique<RanksSimulator>(problem, params,
+                                            RankLaunch{name, ranks(params), environment});
+  };
+  return info;
+}
 
 } // namespace lifebench::mpi

@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace lifebench {
@@ -78,6 +80,18 @@ struct Axis {
   AxisRole role = AxisRole::none;
 };
 
+/// An axis of role halo_steps, named after it.
+inline Axis halo_steps_axis(std::string default_value, std::string description) {
+  return {"halo_steps", std::move(default_value), {}, std::move(description), AxisRole::halo_steps};
+}
+
+/// An axis of role steps_per_launch, named after it unless `name` says otherwise.
+inline Axis steps_per_launch_axis(std::string default_value, std::vector<std::string> allowed,
+                                  std::string description, std::string name = "steps_per_launch") {
+  return {std::move(name), std::move(default_value), std::move(allowed), std::move(description),
+          AxisRole::steps_per_launch};
+}
+
 /// The first of `axes` that plays `role`, or null.
 const Axis* axis_with_role(const std::vector<Axis>& axes, AxisRole role);
 
@@ -101,12 +115,12 @@ private:
 
 /// Everything the harness knows of one experiment.
 struct ExperimentInfo {
-  std::string name;      ///< <backend>-<technique>[-<variant>], the directory's name
-  std::string family;    ///< "square", "hex" or "3d"
-  std::string backend;   ///< "cpu", "simd", "cuda" or "opencl"
-  std::string source;    ///< seed file and section reproduced, or "ours"
-  std::string technique; ///< one line
-  std::vector<Axis> axes;
+  std::string name{};       ///< <backend>-<technique>[-<variant>], the directory's name
+  std::string family{};     ///< "square", "hex" or "3d"
+  std::string backend{};    ///< "cpu", "simd", "cuda" or "opencl"
+  std::string source{};     ///< seed file and section reproduced, or "ours"
+  std::string technique{};  ///< one line
+  std::vector<Axis> axes{}; ///< none: the experiment has no parameters
   /// Why the backend cannot run on this machine (no GPU, no platform), or nothing.
   std::function<std::optional<std::string>()> unavailable = [] { return std::nullopt; };
   /// Why this problem/parameter combination cannot run ("width must be a multiple of 32"), or
@@ -117,7 +131,7 @@ struct ExperimentInfo {
   /// is 2 * X + 1 (two whole exchanges or launches and a part of a third) for the axis X of
   /// role halo_steps, else of role steps_per_launch, else 5.
   std::function<std::uint64_t(const Params&)> verify_generations{};
-  std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make;
+  std::function<std::unique_ptr<Simulator>(const Problem&, const Params&)> make{};
   /// The second, optional contract, for experiments whose universe need not fit in memory
   /// (out-of-core): advances the universe file `in` by `generations` into the universe file
   /// `out` (written whole, atomically, at least once per internal pass) without holding the
@@ -132,6 +146,17 @@ struct ExperimentInfo {
   /// results record of it ("description", "program" and "version"); empty for our own code.
   std::map<std::string, std::string> external{};
 };
+
+/// An ExperimentInfo::make for a Simulator constructed from the problem and the parameters, or
+/// from the problem alone: `.make = make_simulator<MySimulator>`.
+template <class S>
+std::unique_ptr<Simulator> make_simulator(const Problem& problem, const Params& params) {
+  if constexpr (std::is_constructible_v<S, const Problem&, const Params&>) {
+    return std::make_unique<S>(problem, params);
+  } else {
+    return std::make_unique<S>(problem);
+  }
+}
 
 /// The experiment this executable was built from (defined by LIFEBENCH_EXPERIMENT).
 const ExperimentInfo& registered_experiment();
