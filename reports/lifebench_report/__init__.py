@@ -14,7 +14,8 @@ Modules, one purpose each:
   figures    figure files, reports/plots/*.toml, and their points
   models     cost models fitted to a table's cells
   plots      matplotlib figures (PNG)
-  html       what the pages share, and the index page
+  html       what the pages share (CSS, escaping, the page frame, the configurations table)
+  pages      the index, figures, runs, history and configurations pages
   table_page a published table's page
   patterns_page  the patterns page: rate against generations per pattern, HashLife's crossover
   history    each machine's headline configurations over commits, and the steps beyond noise

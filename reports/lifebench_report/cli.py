@@ -191,7 +191,7 @@ def generate(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
     # After the check: all need matplotlib.
-    from . import downloads, glossary, history, html, patterns_page, plots, table_page
+    from . import downloads, glossary, history, html, pages, patterns_page, plots, table_page
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -222,32 +222,32 @@ def generate(
             image = f"roofline-{family}.png"
             size = plots.roofline_plot(family, runs, bounds, stage / image)
             rooflines.append((family, (image, size) if size else None))
-        size = plots.throughput_plot(runs, stage / html.THROUGHPUT_PNG)
+        size = plots.throughput_plot(runs, stage / pages.THROUGHPUT_PNG)
         histories = history.histories(runs + _earlier(history_folders or [], runs))
         history_images = {}
         for machine_history in histories:
             image = f"history-{slug(machine_history.machine.name)}.png"
             drawn = plots.history_plot(machine_history, stage / image)
             history_images[machine_history.machine.name] = (image, drawn) if drawn else None
-        pages = {
-            html.INDEX: html.index_page(
+        site_pages = {
+            html.INDEX: pages.index_page(
                 runs, views, generated,
                 before_after(runs, before) if before is not None else None,
             ),
-            html.FIGURES: html.figures_page(
-                generated, (html.THROUGHPUT_PNG, size) if size else None, shown, rooflines
+            html.FIGURES: pages.figures_page(
+                generated, (pages.THROUGHPUT_PNG, size) if size else None, shown, rooflines
             ),
-            html.RUNS: html.runs_page(
+            html.RUNS: pages.runs_page(
                 runs, generated, copy_results(runs, stage) if site else None
             ),
-            html.HISTORY: html.history_page(histories, history_images, generated),
-            html.CONFIGURATIONS: html.configurations_page(runs, views, generated, bounds),
+            html.HISTORY: pages.history_page(histories, history_images, generated),
+            html.CONFIGURATIONS: pages.configurations_page(runs, views, generated, bounds),
             html.PATTERNS: patterns_page.patterns_page(runs, stage, generated),
             glossary.GLOSSARY: html.page(
                 "lifebench report: glossary", glossary.glossary_body(), generated
             ),
         }
-        for name, text in pages.items():
+        for name, text in site_pages.items():
             (stage / name).write_text(text, encoding="utf-8")
 
     if not quiet:

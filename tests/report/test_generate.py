@@ -1673,12 +1673,12 @@ class HistoryTest(TempDir):
             results.load_runs([older])
 
     def test_one_commit_draws_nothing(self):
-        from lifebench_report import history, html, plots
+        from lifebench_report import history, pages, plots
 
         histories = history.histories(results.load_runs([self.commit(1, 2e9, 0.01)]))
         self.assertIsNone(plots.history_plot(histories[0], self.tmp / "history.png"))
         self.assertFalse((self.tmp / "history.png").exists())
-        page = html.history_page(histories, {"alpha": None}, "now")
+        page = pages.history_page(histories, {"alpha": None}, "now")
         self.assertIn("Nothing to draw", page)
 
 
