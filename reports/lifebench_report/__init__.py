@@ -19,6 +19,7 @@ Modules, one purpose each:
   table_page a published table's page
   patterns_page  the patterns page: rate against generations per pattern, HashLife's crossover
   history    each machine's headline configurations over commits, and the steps beyond noise
+  scaling_page  the scaling page: bands over ranks measured by transport, the model's prediction
   baseline   the before and after of the index: each configuration against a baseline folder
   downloads  each table's numbers as CSV and JSON, with their provenance
   glossary   the terms the pages link to

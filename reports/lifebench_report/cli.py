@@ -191,7 +191,8 @@ def generate(
             f"{sys.executable} cannot import matplotlib ({e}): run tools/setup.sh"
         ) from None
     # After the check: all need matplotlib.
-    from . import downloads, glossary, history, html, pages, patterns_page, plots, table_page
+    from . import (downloads, glossary, history, html, pages, patterns_page, plots,
+                   scaling_page, table_page)
 
     tables = load_tables(tables_dir)
     figures = load_figures(figures_dir)
@@ -243,6 +244,7 @@ def generate(
             html.HISTORY: pages.history_page(histories, history_images, generated),
             html.CONFIGURATIONS: pages.configurations_page(runs, views, generated, bounds),
             html.PATTERNS: patterns_page.patterns_page(runs, stage, generated),
+            html.SCALING: scaling_page.scaling_page(runs, stage, generated),
             glossary.GLOSSARY: html.page(
                 "lifebench report: glossary", glossary.glossary_body(), generated
             ),

@@ -165,10 +165,11 @@ def label_html(label: str) -> str:
 
 # The site's pages beside the tables' own, in the order of the navigation bar.
 FIGURES, RUNS, CONFIGURATIONS = "figures.html", "runs.html", "configurations.html"
-HISTORY, PATTERNS = "history.html", "patterns.html"
+HISTORY, PATTERNS, SCALING = "history.html", "patterns.html", "scaling.html"
 NAV = (
     (INDEX, "tables"),
     (FIGURES, "figures"),
+    (SCALING, "scaling"),
     (PATTERNS, "patterns"),
     (HISTORY, "history"),
     (RUNS, "runs"),

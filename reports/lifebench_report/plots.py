@@ -460,3 +460,25 @@ def history_plot(history, path: Path) -> tuple[int, int] | None:
                        "\u00b110 % at least"),
                  fontsize=10)
     return _save(fig, path)
+
+
+def scaling_plot(curves: dict[tuple[str, str], list[float]], hosts: tuple[int, ...],
+                 path: Path) -> tuple[int, int]:
+    """Predicted efficiency against hosts (scaling_page.predicted): a line per link, solid for
+    strong scaling and dashed for weak."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, HEIGHT_IN * 0.8), layout="constrained")
+    colours = {}
+    for (link, kind), values in curves.items():
+        colour = colours.setdefault(link, f"C{len(colours)}")
+        ax.plot(hosts, [100 * v for v in values], "-o" if kind == "strong" else "--s",
+                color=colour, markersize=4, label=_safe(f"{link}, {kind}"))
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(hosts, [str(n) for n in hosts])
+    ax.set_xlabel("hosts (one GPU each)")
+    ax.set_ylabel("efficiency (%)")
+    ax.set_ylim(min(90.0, min(100 * min(v) for v in curves.values()) - 2), 100.5)
+    ax.grid(True, color="#dddddd", linewidth=0.8)
+    ax.legend(fontsize=8, loc="lower left")
+    ax.set_title("Predicted efficiency of one universe in bands across hosts", fontsize=10)
+    return _save(fig, path)

@@ -1,0 +1,231 @@
+"""The scaling page (scaling.html): one universe in bands over several GPUs or ranks, as
+measured (each count's rate over that many times the one-rank rate of the same run, by
+transport: `host` is NVLink or shared memory, `sockets` the network path forced on one host)
+and as scaling_model.py predicts it across hosts for the paper's 524288² universe from the
+rate one GPU measured on it.
+
+Where a run measured cuda-nccl over sockets (no overlap: a pass waits for its whole exchange),
+each of those configurations gives an exchange's seconds, its time per pass beyond what one
+GPU takes for the band, and its bytes; a link fitted to them (latency and bandwidth) is
+drawn beside the two datacentre links and checked against the same runs' efficiencies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import html, plots
+from .machines import slug
+from .results import Result, Run
+from .scaling_model import Bands, Network, fitted_network
+
+# Experiments of bands over ranks, and the parameter that counts the ranks.
+COUNTS = {"cuda-nccl": "gpus", "cuda-multigpu": "gpus", "cpu-mpi": "ranks"}
+# The paper's problem (Fujita et al., Table 3), one GPU a host, and the links predicted.
+PAPER_SHAPE = "524288x524288"
+PAPER_HALO_STEPS = 64
+LINKS = (Network.of_gbit(100, 10e-6), Network.of_gbit(400, 10e-6))
+HOSTS = (1, 2, 4, 8, 16, 32, 64)
+TABLE_HOSTS = (2, 8, 64)
+
+
+@dataclass
+class Scaled:
+    """A configuration on several ranks beside the one-rank run of the same run."""
+
+    result: Result
+    base: Result
+    count: int
+    kind: str  # "strong": the same universe; "weak": the same rows per rank
+    transport: str
+
+    @property
+    def efficiency(self) -> float:
+        return self.result.rate / (self.count * self.base.rate)
+
+    @property
+    def halo_steps(self) -> int:
+        return int(self.result.params.get("halo_steps", "0") or 0)
+
+    def bands(self) -> Bands:
+        width, height = _dims(self.result.shape)
+        # One rank alone on a band of the whole universe's rows: the base's rate.
+        return Bands(width, height, self.count, self.halo_steps, 1 / self.base.rate,
+                     overlapped=self.result.experiment == "cpu-mpi")
+
+    def exchange(self) -> tuple[float, float]:
+        """(bytes a rank sent, seconds a pass took beyond the band's compute): an exchange
+        as a pass without overlap waits for it."""
+        bands = self.bands()
+        width, height = _dims(self.result.shape)
+        measured_pass = self.halo_steps * width * height / self.result.rate
+        return bands.halo_bytes, max(measured_pass - bands.pass_s(), 0.0)
+
+
+def _dims(shape: str | None) -> tuple[int, int]:
+    width, height = (shape or "0x0").split("x")[:2]
+    return int(width), int(height)
+
+
+# What a one-rank base may differ in: the count itself, the path between ranks (none with
+# one), and how the rows are shared among them.
+_NOT_COMPARED = ("transport", "bands")
+
+
+def _others(result: Result) -> dict[str, str]:
+    """The parameters a base must share, but halo_steps (its own column)."""
+    ignored = (COUNTS.get(result.experiment), "halo_steps", *_NOT_COMPARED)
+    return {k: v for k, v in result.params.items() if k not in ignored}
+
+
+def _count(result: Result) -> int | None:
+    text = result.params.get(COUNTS.get(result.experiment, ""), "")
+    return int(text) if text.isdigit() else None
+
+
+def scaled(runs: list[Run]) -> list[Scaled]:
+    """Every verified several-rank configuration with a one-rank base in its own run: the
+    same experiment, generations, width and halo_steps, and the same universe (strong) or
+    one rank's share of it (weak)."""
+    out = []
+    for run in runs:
+        mine = [r for r in run.results
+                if r.experiment in COUNTS and r.verified and r.rate and _count(r)]
+        bases = [r for r in mine if _count(r) == 1]
+        for r in mine:
+            count = _count(r)
+            if count == 1:
+                continue
+            width, height = _dims(r.shape)
+            for base in bases:
+                b_width, b_height = _dims(base.shape)
+                same = (base.experiment == r.experiment and base.generations == r.generations
+                        and b_width == width and _others(base) == _others(r)
+                        and base.params.get("halo_steps") == r.params.get("halo_steps"))
+                kind = ("strong" if b_height == height else
+                        "weak" if b_height * count == height else None)
+                if same and kind:
+                    out.append(Scaled(r, base, count, kind, r.params.get("transport", "host")))
+                    break
+    return sorted(out, key=lambda s: (s.result.experiment, s.transport, s.kind,
+                                      s.result.shape, s.count, s.halo_steps))
+
+
+def socket_link(measured: list[Scaled]) -> Network | None:
+    """The link fitted to cuda-nccl's socket exchanges, where they are of two sizes or more."""
+    exchanges = [s.exchange() for s in measured
+                 if s.result.experiment == "cuda-nccl" and s.transport == "sockets"]
+    try:
+        return fitted_network("sockets (fitted)", exchanges)
+    except ValueError:
+        return None
+
+
+def paper_rate(runs: list[Run]) -> Result | None:
+    """The newest verified one-GPU rate on the paper's problem (cuda-life-wide), if any."""
+    found = [r for run in runs for r in run.results
+             if r.experiment == "cuda-life-wide" and r.shape == PAPER_SHAPE and r.verified
+             and r.rate]
+    return max(found, key=lambda r: (r.run.started, r.rate)) if found else None
+
+
+def predicted(rank_rate: float, links: list[Network],
+              hosts: tuple[int, ...] = HOSTS) -> dict[tuple[str, str], list[float]]:
+    """Each (link, strong | weak)'s efficiency on each count of hosts, the paper's universe
+    (weak: 524288² a host), one GPU a host at `rank_rate`, its exchange not overlapped."""
+    width, height = _dims(PAPER_SHAPE)
+    out = {}
+    for link in links:
+        for kind in ("strong", "weak"):
+            out[(link.name, kind)] = [
+                Bands(width, height if kind == "strong" else height * n, n, PAPER_HALO_STEPS,
+                      1 / rank_rate, overlapped=False).efficiency(link)
+                for n in hosts
+            ]
+    return out
+
+
+def _measured_table(measured: list[Scaled], link: Network | None) -> str:
+    rows = []
+    for s in measured:
+        model = ""
+        if link is not None and s.result.experiment == "cuda-nccl" and s.transport == "sockets":
+            model = f"{s.bands().efficiency(link):.1%}"
+        rows.append(
+            f'<tr data-scaled="{html.esc(s.result.config_id)}"><td>{html.esc(s.result.experiment)}'
+            f"</td><td>{html.esc(s.transport)}</td><td>{s.kind}</td>"
+            f"<td>{html.esc(s.result.shape)}</td><td class=\"n\">{s.count}</td>"
+            f"<td>{html.esc(', '.join(f'{k}={v}' for k, v in _others(s.result).items()))}</td>"
+            f'<td class="n">{s.halo_steps or "&ndash;"}</td>'
+            f'<td class="n">{s.result.rate / 1e12:.3g}</td>'
+            f'<td class="n" data-efficiency="{s.efficiency:.4f}">{s.efficiency:.1%}</td>'
+            f'<td class="n">{model or "&ndash;"}</td>'
+            f'<td title="{html.esc(s.result.run.commit)}">{html.esc(s.result.run.label)}</td></tr>'
+        )
+    return ('<table class="list">' + html.header_row(
+        "experiment", "transport", "scaling", "universe", "ranks or GPUs", "other parameters",
+        "halo_steps",
+        "10<sup>12</sup> updates/s", "efficiency", "model (fitted link)", "run")
+            + "".join(rows)
+            + "</table>")
+
+
+def _prediction_table(curves: dict[tuple[str, str], list[float]]) -> str:
+    rows = []
+    for (link, kind), values in curves.items():
+        cells = "".join(f'<td class="n">{values[HOSTS.index(n)]:.1%}</td>' for n in TABLE_HOSTS)
+        rows.append(f'<tr data-link="{html.esc(link)}" data-kind="{kind}"><td>{html.esc(link)}'
+                    f"</td><td>{kind}</td>{cells}</tr>")
+    return ('<table class="list">' + html.header_row(
+        "link", "scaling", *[f"{n} hosts" for n in TABLE_HOSTS]) + "".join(rows) + "</table>")
+
+
+def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
+    body = [
+        "<h1>Scaling: one universe in bands over GPUs, ranks and hosts</h1>",
+        '<p class="lead">Efficiency: the rate on n ranks (or GPUs) over n times the rate of '
+        "one rank in the same run (strong: the same universe; weak: the same rows a rank). "
+        "Transport <code>host</code>: NVLink or shared memory; <code>sockets</code>: the "
+        "network path forced on one host (TCP over the loopback), as between hosts. The model "
+        "(reports/lifebench_report/scaling_model.py) loses what a link takes beyond the band's "
+        "interior: efficiency = pass / (pass + max(0, latency + bytes / bandwidth &minus; "
+        "interior)).</p>",
+    ]
+    by_machine: dict = {}
+    for run in runs:
+        by_machine.setdefault(run.machine, []).append(run)
+    for machine, machine_runs in sorted(by_machine.items(), key=lambda item: item[0].name):
+        measured = scaled(machine_runs)
+        rate = paper_rate(machine_runs)
+        if not measured and rate is None:
+            continue
+        body.append(f'<h2 data-machine="{html.esc(machine.name)}">{html.esc(machine.label)}</h2>')
+        link = socket_link(measured)
+        if measured:
+            body.append(_measured_table(measured, link))
+        if link is not None:
+            body.append(f'<p data-link-fitted="1">Fitted to cuda-nccl&rsquo;s socket exchanges '
+                        f"(seconds a pass beyond one GPU&rsquo;s compute of the band, against its "
+                        f"bytes): latency {link.latency_s * 1e6:.3g} &micro;s, bandwidth "
+                        f"{link.bytes_per_s * 8 / 1e9:.3g} Gb/s; the model column is that link "
+                        "on the same runs.</p>")
+        if rate is None:
+            continue
+        links = list(LINKS) + ([link] if link is not None else [])
+        curves = predicted(rate.rate, links)
+        body.append(f"<h3>Predicted: the paper&rsquo;s {PAPER_SHAPE.replace('x', '&times;')} "
+                    "universe, one GPU a host</h3>")
+        body.append(f"<p>From cuda-life-wide&rsquo;s {rate.rate / 1e12:.3g} &times; "
+                    f"10<sup>12</sup> updates/s on it ({html.esc(rate.run.label)}, "
+                    f"{html.esc(rate.run.commit.split(',')[0])}), halo_steps "
+                    f"{PAPER_HALO_STEPS}, 10 &micro;s a message, the exchange not overlapped "
+                    "(as cuda-nccl); weak scaling keeps 524288&sup2; a host.</p>")
+        body.append(_prediction_table(curves))
+        image = f"scaling-{slug(machine.name)}.png"
+        size = plots.scaling_plot(curves, HOSTS, stage / image)
+        body.append(html.img((image, size), "predicted efficiency against hosts"))
+    if len(body) == 2:
+        body.append('<p class="why">Nothing to show: no run measured bands on several ranks '
+                    "beside one, nor cuda-life-wide on the paper's problem.</p>")
+    return html.page("lifebench report: scaling", "\n".join(body), generated)
