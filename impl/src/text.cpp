@@ -133,19 +133,30 @@ std::string hex(std::uint64_t value, int digits) {
 
 namespace lifebench {
 
+namespace {
+
+/// `at`, moved back to the start of the UTF-8 character it falls in.
+std::size_t character_start(std::string_view text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0U) == 0x80U)
+    --at;
+  return at;
+}
+
+} // namespace
+
 std::string quote(std::string_view text, char mark) {
   constexpr std::size_t kLongest = 80;
-  const bool cut = text.size() > kLongest;
-  if (cut) {
-    std::size_t end = kLongest;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U)
-      --end; // not inside a UTF-8 character
-    text = text.substr(0, end);
-  }
+  constexpr std::size_t kHead = 40; // and the rest of kLongest from the end
   // Appending, as `"literal" + std::string` trips GCC 12's false -Wrestrict.
   std::string quoted(1, mark);
-  quoted += text;
-  if (cut) quoted += "…";
+  if (text.size() <= kLongest) {
+    quoted += text;
+  } else {
+    // Its start and its end: a path's end is the file's name, which says the most.
+    quoted += text.substr(0, character_start(text, kHead));
+    quoted += "…";
+    quoted += text.substr(character_start(text, text.size() - (kLongest - kHead)));
+  }
   quoted += mark;
   return quoted;
 }

@@ -29,8 +29,9 @@ private:
   int column_;
 };
 
-/// `text` between two `mark`s, for naming input in a message: cut to its first 80 bytes (at a
-/// character's start) and "…" when longer, so that no input makes a message longer than a line.
+/// `text` between two `mark`s, for naming input in a message: a text longer than 80 bytes is
+/// cut to its first 40 and last 40 (at characters' starts) around "…", so that no input makes
+/// a message longer than a line and a long path keeps its file's name.
 std::string quote(std::string_view text, char mark = '"');
 
 } // namespace lifebench
