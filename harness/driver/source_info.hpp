@@ -8,7 +8,8 @@
 namespace lifebench::driver {
 
 /// {"source_hash": "sha256:<hex>", "git_commit": hex or null, "git_dirty": bool or null,
-/// "commit_source": "git" | "stamp" | "unknown"}: the manifest's build fields of the tree.
+/// "git_commit_time": ISO 8601 or null, "commit_source": "git" | "stamp" | "unknown"}: the
+/// manifest's build fields of the tree.
 nlohmann::json source_info();
 
 } // namespace lifebench::driver

@@ -16,29 +16,31 @@
 #include <memory>
 
 namespace lifebench::hex {
+// Internal linkage for the table and all that fills or reads it: each file that includes this
+// header has its own table and its own copies of these (`static` where a kernel names them as
+// hex::..., which an unnamed namespace would leave behind common/hex.hpp's of the same name).
 namespace {
 
-/// The seed's 14-entry rule table, count + 7 * alive: one in each experiment that includes
-/// this file, filled by load_rule_table().
+/// The seed's 14-entry rule table, count + 7 * alive, filled by load_rule_table().
 __constant__ std::uint8_t rule_table[14];
 
 } // namespace
 
 /// Fills rule_table for `rule`.
-inline void load_rule_table(const Rule& rule) {
+static void load_rule_table(const Rule& rule) {
   copy_rule_table(rule_table, rule);
 }
 
 /// The next state of a cell with `count` live neighbours.
-__device__ __forceinline__ std::uint8_t next_state(unsigned count, unsigned alive) {
+static __device__ __forceinline__ std::uint8_t next_state(unsigned count, unsigned alive) {
   return rule_table[count + 7U * alive];
 }
 
 /// Writes the next state of cell (x, y) of a byte-per-cell grid into `out`.
 template <bool Torus>
-__device__ __forceinline__ void update_cell(const std::uint8_t* __restrict__ in,
-                                            std::uint8_t* __restrict__ out, int x, int y, int width,
-                                            int height) {
+static __device__ __forceinline__ void update_cell(const std::uint8_t* __restrict__ in,
+                                                   std::uint8_t* __restrict__ out, int x, int y,
+                                                   int width, int height) {
   const unsigned count = neighbour_count<Torus>(in, x, y, width, height);
   const std::size_t index =
       static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
@@ -54,6 +56,8 @@ struct ByteKernel {
   dim3 threads;
   dim3 cells;
 };
+
+namespace {
 
 class ByteKernelSimulator final : public cuda::BufferedSimulator<cuda::CellBytes> {
 public:
@@ -83,7 +87,7 @@ private:
 /// The registration of a ByteKernel experiment (hex-cuda-naive, -shared, -2cells): `info` says
 /// name, source and technique; the family, backend, availability, the heights its blocks
 /// cover and the simulator follow from the kernel.
-inline ExperimentInfo byte_kernel_experiment(ExperimentInfo info, const ByteKernel& kernel) {
+ExperimentInfo byte_kernel_experiment(ExperimentInfo info, const ByteKernel& kernel) {
   info.family = "hex";
   info.backend = "cuda";
   info.unavailable = [step = kernel.torus] { return cuda::unavailable_reason(step); };
@@ -96,4 +100,5 @@ inline ExperimentInfo byte_kernel_experiment(ExperimentInfo info, const ByteKern
   return info;
 }
 
+} // namespace
 } // namespace lifebench::hex

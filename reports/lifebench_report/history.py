@@ -4,14 +4,15 @@ between consecutive commits that the noise does not explain.
 
 A machine's folders are grouped by the commit they were built from (several sweeps of one
 commit are several folders; where two measured a configuration, the newer folder's point
-stands) and the commits ordered by their commit time (the manifest's `git_commit_time`), else,
-in folders written before it was recorded, by the start time of their first folder (a run
-starts after its commit: the two orders agree unless an old commit is measured late). An
+stands) and the commits ordered by their commit time (the manifest's `git_commit_time`) where
+every commit records one, else all by the start time of their first folder (a run starts after
+its commit: the two orders agree unless an old commit is measured late). An
 experiment's headline configuration is the one of its configurations tied to a published table
 cell that the most of the machine's commits measured and verified (of equal counts, the
 fastest in the newest commit): the same config_id at every commit, so that a step is the
 code's or the machine's, never another configuration's. A step is beyond the noise where the
-two intervals of the rate do not overlap and the rates differ by 5 % or more; a point without an interval (one repetition, or an
+two intervals of the rate do not overlap and the rates differ by what two runs of one commit
+do not (5 % on a GPU, 40 % on the host's CPU); a point without an interval (one repetition, or an
 older folder's fewer than five repetitions without a recorded interval) makes no step.
 """
 
@@ -61,30 +62,39 @@ class MachineHistory:
 
 
 def commits(runs: list[Run]) -> list[Commit]:
-    """The runs grouped by commit, oldest first (by commit time, else first folder's start)."""
+    """The runs grouped by commit, oldest first: by commit time where every commit records
+    one, else by the start of each commit's first folder (one clock for all, never a mix)."""
     groups: dict[str, list[Run]] = {}
     for run in sorted(runs, key=lambda run: (run.started, run.label)):
         build = run.section("build")
         commit = build.get("git_commit")
         key = f"{commit}{' (dirty)' if build.get('git_dirty') else ''}" if commit else run.label
         groups.setdefault(key, []).append(run)
-    ordered = sorted(groups.items(), key=lambda group: _when(group[1]))
+    times = {key: _commit_time(members) for key, members in groups.items()}
+    if None in times.values():
+        epoch = datetime.fromtimestamp(0, timezone.utc)  # no start either: first
+        times = {key: _time(members[0].started) or epoch for key, members in groups.items()}
+    ordered = sorted(groups.items(), key=lambda group: times[group[0]])
     return [Commit(key, _short(key, members[0]), members) for key, members in ordered]
 
 
-def _when(members: list[Run]) -> datetime:
-    """A commit's place in time: its commit time where a manifest records it, else the start
-    of its first folder; the epoch where neither reads (such commits come first)."""
-    for text in [m.section("build").get("git_commit_time") for m in members] + [
-        members[0].started
-    ]:
-        if isinstance(text, str):
-            try:
-                when = datetime.fromisoformat(text)
-            except ValueError:
-                continue
-            return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return datetime.fromtimestamp(0, timezone.utc)
+def _commit_time(members: list[Run]) -> datetime | None:
+    for run in members:
+        when = _time(run.section("build").get("git_commit_time"))
+        if when is not None:
+            return when
+    return None
+
+
+def _time(text) -> datetime | None:
+    """An ISO 8601 time (UTC where it names no zone), or None."""
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def _short(key: str, first: Run) -> str:
@@ -108,16 +118,19 @@ def _point(run: Run, result: Result) -> Point:
     return Point(run, result, result.rate, scale / noise.high_s, scale / noise.low_s)
 
 
-# An interval is one run's noise; two runs of one commit on one machine move more (up to
-# 2.4 % on the one-H100 machine's GPU: results/reference/README.md). A smaller step is not one.
-MIN_STEP = 0.05
+# An interval is one run's noise; two runs of one commit on one machine move more: up to
+# 2.4 % on the one-H100 machine's GPU, 10 to 40 % on its host's CPU (results/reference/
+# README.md). A smaller step is not one.
+MIN_STEP = {"cuda": 0.05, "opencl": 0.05}
+MIN_STEP_CPU = 0.40  # the CPU backends (cpu, simd) and the external programs on the host
 
 
 def _mark_steps(points: list[Point]) -> None:
     for before, after in zip(points, points[1:]):
         if before.low == before.high or after.low == after.high:
             continue  # no interval: nothing to tell noise from a step
-        if abs(after.rate / before.rate - 1) < MIN_STEP:
+        least = MIN_STEP.get(after.result.backend, MIN_STEP_CPU)
+        if abs(after.rate / before.rate - 1) < least:
             continue
         if after.low > before.high:
             after.step = "up"
@@ -177,6 +190,7 @@ def summary(histories: list[MachineHistory]) -> list[str]:
     headline configuration's rate at each commit, its interval and the steps beyond it."""
     lines = []
     for history in histories:
+        label = {id(run): commit.label for commit in history.commits for run in commit.runs}
         commits = ", ".join(commit.label for commit in history.commits)
         lines.append(f"{history.machine.name}: {len(history.commits)} commit"
                      f"{'s' if len(history.commits) != 1 else ''} ({commits})")
@@ -187,7 +201,7 @@ def summary(histories: list[MachineHistory]) -> list[str]:
             before = None
             for point in series.points:
                 step = f"  {point.step} {point.rate / before.rate:.3f}x" if point.step else ""
-                lines.append(f"    {point.run.commit.split(',')[0]:<18} {point.rate:.3e} "
+                lines.append(f"    {label[id(point.run)]:<18} {point.rate:.3e} "
                              f"[{point.low:.3e}, {point.high:.3e}] updates/s{step}")
                 before = point
     return lines

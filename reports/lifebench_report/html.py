@@ -94,7 +94,7 @@ tr.status-unsupported td.status, tr.status-unavailable td.status { color: var(--
   font-weight: 600; }
 td.v-failed { color: var(--fail); font-weight: 600; } td.v-passed { color: var(--ok); }
 table.list td, table.configs td { font-size: 0.88rem; }
-table.configs td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.configs td.n, table.list td.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.configs { width: 100%; }
 table.configs td:last-child, table.configs td code { overflow-wrap: anywhere; }
 table.configs td, table.configs th { font-size: 0.82rem; padding: 0.25rem 0.4rem; }

@@ -58,6 +58,25 @@ def machine_of(run: Run) -> Machine:
     return Machine(_derived_name(run), True)
 
 
+def one_description(runs: Iterable[Run]) -> None:
+    """Gives every run of one machine the same Machine: a recorded one's over one assigned
+    afterwards, over one derived here, whatever order the folders were given in."""
+    runs = list(runs)
+
+    def trust(machine: Machine) -> int:
+        if machine.derived_here:
+            return 0
+        return 1 if dict(machine.facts).get("name_source") == "assigned" else 2
+
+    chosen: dict[Machine, Machine] = {}
+    for run in runs:
+        held = chosen.get(run.machine)
+        if held is None or trust(run.machine) > trust(held):
+            chosen[run.machine] = run.machine
+    for run in runs:
+        run.machine = chosen[run.machine]  # the cached property's value, replaced
+
+
 def _fact(value) -> str:
     if isinstance(value, list):
         return "; ".join(_fact(v) for v in value)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
-from .machines import Machine, machine_of
+from .machines import Machine, machine_of, one_description
 from .schema import check as check_against_schema
 from .units import NotConvertible
 
@@ -268,6 +268,7 @@ class Run:
 
 def load_runs(folders: list[Path]) -> list[Run]:
     runs = [load_run(folder) for folder in folders]
+    one_description(runs)
     # Two folders of one name: told apart by the folder above them, else by their paths.
     longer_labels = (
         lambda run: f"{run.folder.parent.name}/{run.folder.name}",

@@ -4,10 +4,12 @@ transport: `host` is NVLink or shared memory, `sockets` the network path forced 
 and as scaling_model.py predicts it across hosts for the paper's 524288² universe from the
 rate one GPU measured on it.
 
-Where a run measured cuda-nccl over sockets (no overlap: a pass waits for its whole exchange),
-each of those configurations gives an exchange's seconds, its time per pass beyond what one
-GPU takes for the band, and its bytes; a link fitted to them (latency and bandwidth) is
-drawn beside the two datacentre links and checked against the same runs' efficiencies.
+Where a run measured cuda-nccl over sockets (no overlap: a pass waits for its whole exchange)
+in weak scaling, each of those configurations gives an exchange's seconds, its time per pass
+beyond what one GPU takes for its band, and its bytes; a link fitted to them (latency and
+bandwidth) is drawn beside the two datacentre links, and its efficiency is given beside every
+socket run's measured one: the strong runs check it, the weak ones it was fitted to.
+Every run of a machine is listed, each row with its run and commit.
 """
 
 from __future__ import annotations
@@ -49,10 +51,10 @@ class Scaled:
         return int(self.result.params.get("halo_steps", "0") or 0)
 
     def bands(self) -> Bands:
+        """cuda-nccl's bands (the exchange waited for), a rank at the base's rate."""
         width, height = _dims(self.result.shape)
-        # One rank alone on a band of the whole universe's rows: the base's rate.
         return Bands(width, height, self.count, self.halo_steps, 1 / self.base.rate,
-                     overlapped=self.result.experiment == "cpu-mpi")
+                     overlapped=False)
 
     def exchange(self) -> tuple[float, float]:
         """(bytes a rank sent, seconds a pass took beyond the band's compute): an exchange
@@ -68,15 +70,16 @@ def _dims(shape: str | None) -> tuple[int, int]:
     return int(width), int(height)
 
 
-# What a one-rank base may differ in: the count itself, the path between ranks (none with
-# one), and how the rows are shared among them.
-_NOT_COMPARED = ("transport", "bands")
-
-
 def _others(result: Result) -> dict[str, str]:
-    """The parameters a base must share, but halo_steps (its own column)."""
-    ignored = (COUNTS.get(result.experiment), "halo_steps", *_NOT_COMPARED)
-    return {k: v for k, v in result.params.items() if k not in ignored}
+    """The parameters but those with columns of their own: the count, halo_steps, transport."""
+    shown = (COUNTS.get(result.experiment), "halo_steps", "transport")
+    return {k: v for k, v in result.params.items() if k not in shown}
+
+
+def _matched(result: Result) -> dict[str, str]:
+    """What a one-rank base must share: the other parameters but how rows are shared among
+    ranks (`bands`), which one rank does not have."""
+    return {k: v for k, v in _others(result).items() if k != "bands"}
 
 
 def _count(result: Result) -> int | None:
@@ -98,24 +101,27 @@ def scaled(runs: list[Run]) -> list[Scaled]:
             if count == 1:
                 continue
             width, height = _dims(r.shape)
+            paired: set[str] = set()  # one base of each kind: a run may be both
             for base in bases:
                 b_width, b_height = _dims(base.shape)
                 same = (base.experiment == r.experiment and base.generations == r.generations
-                        and b_width == width and _others(base) == _others(r)
+                        and b_width == width and _matched(base) == _matched(r)
                         and base.params.get("halo_steps") == r.params.get("halo_steps"))
                 kind = ("strong" if b_height == height else
                         "weak" if b_height * count == height else None)
-                if same and kind:
+                if same and kind and kind not in paired:
+                    paired.add(kind)
                     out.append(Scaled(r, base, count, kind, r.params.get("transport", "host")))
-                    break
     return sorted(out, key=lambda s: (s.result.experiment, s.transport, s.kind,
                                       s.result.shape, s.count, s.halo_steps))
 
 
 def socket_link(measured: list[Scaled]) -> Network | None:
-    """The link fitted to cuda-nccl's socket exchanges, where they are of two sizes or more."""
-    exchanges = [s.exchange() for s in measured
-                 if s.result.experiment == "cuda-nccl" and s.transport == "sockets"]
+    """The link fitted to cuda-nccl's socket exchanges in weak scaling (a rank keeps its
+    band's rows, so its GPU's rate is the base's and the time beyond is the exchange's),
+    where they are of two sizes or more."""
+    exchanges = [s.exchange() for s in measured if s.result.experiment == "cuda-nccl"
+                 and s.transport == "sockets" and s.kind == "weak"]
     try:
         return fitted_network("sockets (fitted)", exchanges)
     except ValueError:
@@ -150,7 +156,8 @@ def _measured_table(measured: list[Scaled], link: Network | None) -> str:
     rows = []
     for s in measured:
         model = ""
-        if link is not None and s.result.experiment == "cuda-nccl" and s.transport == "sockets":
+        if (link is not None and s.result.experiment == "cuda-nccl"
+                and s.transport == "sockets"):
             model = f"{s.bands().efficiency(link):.1%}"
         rows.append(
             f'<tr data-scaled="{html.esc(s.result.config_id)}"><td>{html.esc(s.result.experiment)}'
@@ -161,7 +168,8 @@ def _measured_table(measured: list[Scaled], link: Network | None) -> str:
             f'<td class="n">{s.result.rate / 1e12:.3g}</td>'
             f'<td class="n" data-efficiency="{s.efficiency:.4f}">{s.efficiency:.1%}</td>'
             f'<td class="n">{model or "&ndash;"}</td>'
-            f'<td title="{html.esc(s.result.run.commit)}">{html.esc(s.result.run.label)}</td></tr>'
+            f"<td>{html.esc(s.result.run.label)} @ "
+            f"{html.esc(s.result.run.commit.split(',')[0])}</td></tr>"
         )
     return ('<table class="list">' + html.header_row(
         "experiment", "transport", "scaling", "universe", "ranks or GPUs", "other parameters",
@@ -208,8 +216,9 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
             body.append(f'<p data-link-fitted="1">Fitted to cuda-nccl&rsquo;s socket exchanges '
                         f"(seconds a pass beyond one GPU&rsquo;s compute of the band, against its "
                         f"bytes): latency {link.latency_s * 1e6:.3g} &micro;s, bandwidth "
-                        f"{link.bytes_per_s * 8 / 1e9:.3g} Gb/s; the model column is that link "
-                        "on the same runs.</p>")
+                        f"{link.bytes_per_s * 8 / 1e9:.3g} Gb/s, fitted to the weak-scaling "
+                        "socket runs; the model column is that link on every socket run (the "
+                        "strong ones were not fitted).</p>")
         if rate is None:
             continue
         links = list(LINKS) + ([link] if link is not None else [])

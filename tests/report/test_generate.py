@@ -1579,8 +1579,9 @@ class HistoryTest(TempDir):
     """Issue 38: a machine's headline configurations over commits, with their noise band and
     the steps beyond it."""
 
-    def commit(self, n: int, rate: float, half_width: float, extra: list | None = None) -> Path:
-        item = synthetic.result("cpu-bpbc", rate=rate, tie=("CPU", "SINGLE-WORD"))
+    def commit(self, n: int, rate: float, half_width: float, extra: list | None = None,
+               backend: str = "cuda") -> Path:
+        item = synthetic.result("cpu-bpbc", backend=backend, rate=rate, tie=("CPU", "SINGLE-WORD"))
         median = item["timing"]["median_s"]
         item["timing"]["median_ci"] = {"level": 0.95, "low_s": median * (1 - half_width),
                                        "high_s": median * (1 + half_width)}
@@ -1614,6 +1615,25 @@ class HistoryTest(TempDir):
         self.assertEqual(page.find("tr", data_series="cpu-bpbc").attrs["data-steps"], "1")
         self.assertIn("up at 333333333: 1.19", " ".join(page.text.split()))
         self.assertTrue((out / "history-alpha.png").is_file())
+
+    def test_a_cpu_step_must_pass_what_two_runs_of_the_host_differ_by(self):
+        from lifebench_report import history
+
+        folders = [self.commit(1, 2.0e9, 0.01, backend="cpu"),
+                   self.commit(2, 2.4e9, 0.01, backend="cpu"),  # 1.2x: the host's noise
+                   self.commit(3, 4.0e9, 0.01, backend="cpu")]  # 1.67x: a step
+        (alpha,) = history.histories(results.load_runs(folders))
+        self.assertEqual([p.step for p in alpha.series[0].points], ["", "", "up"])
+
+    def test_commit_time_orders_commits_only_where_every_commit_has_one(self):
+        from lifebench_report import history
+
+        folders = [self.commit(1, 2e9, 0.01), self.commit(3, 2e9, 0.01), self.commit(2, 2e9, 0.01)]
+        data = json.loads((folders[1] / "manifest.json").read_text())
+        data["build"]["git_commit_time"] = "2026-11-19T09:00:00Z"  # commit 3 alone: not used
+        (folders[1] / "manifest.json").write_text(json.dumps(data))
+        (alpha,) = history.histories(results.load_runs(folders))
+        self.assertEqual([c.label for c in alpha.commits], ["1111111", "2222222", "3333333"])
 
     def test_commit_time_orders_commits_before_the_runs_start(self):
         from lifebench_report import history
@@ -1650,7 +1670,7 @@ class HistoryTest(TempDir):
         lines = proc.stdout.splitlines()
         self.assertEqual(lines[0], "alpha: 2 commits (1111111, 2222222)")
         self.assertTrue(lines[1].startswith("  cpu-bpbc  cpu-bpbc|"))
-        self.assertRegex(lines[2], r"^    111111111 +2\.000e\+09 \[1\.98\de\+09, 2\.02\de\+09\]")
+        self.assertRegex(lines[2], r"^    1111111 +2\.000e\+09 \[1\.98\de\+09, 2\.02\de\+09\]")
         self.assertTrue(lines[3].endswith("updates/s  up 1.200x"), lines[3])
         proc = run_generator("history", self.tmp / "nowhere")
         self.assertEqual(proc.returncode, 1)
@@ -1666,7 +1686,10 @@ class HistoryTest(TempDir):
         (older / "manifest.json").write_text(json.dumps(data))
         runs = results.load_runs([older, recorded])
         self.assertEqual(runs[0].machine, runs[1].machine)
-        self.assertEqual(runs[0].machine.how, "assigned afterwards: the same host as alpha's")
+        # One description whatever the order: the recorded machine's.
+        self.assertEqual(runs[0].machine.how, "as the results folder records it")
+        (alone,) = results.load_runs([older])
+        self.assertEqual(alone.machine.how, "assigned afterwards: the same host as alpha's")
         del data["machine"]["note"]  # an assigned name says how it was chosen
         (older / "manifest.json").write_text(json.dumps(data))
         with self.assertRaisesRegex(ReportError, "note"):

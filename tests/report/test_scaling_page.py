@@ -41,19 +41,25 @@ def over(link: scaling_model.Network, gpus: int, height: int, halo: int) -> floa
 
 def folder_results() -> list[dict]:
     return [
+        # one GPU on the whole universe (strong) and on one GPU's share of it (weak)
         nccl(1, 131072, 64, None, ONE_GPU),
         nccl(1, 131072, 256, None, ONE_GPU),
+        nccl(1, 65536, 64, None, ONE_GPU),
+        nccl(1, 65536, 256, None, ONE_GPU),
+        # two GPUs on 131072 rows: both strong and weak
         nccl(2, 131072, 64, None, 1.9 * ONE_GPU),
         nccl(2, 131072, 64, "sockets", over(LINK, 2, 131072, 64)),
         nccl(2, 131072, 256, "sockets", over(LINK, 2, 131072, 256)),
-        # weak: 65536 rows a GPU, the base one GPU on 65536 rows
-        nccl(1, 65536, 64, None, ONE_GPU),
         nccl(4, 262144, 64, None, 3.9 * ONE_GPU),
         # another parameter than the base's: no pair
         synthetic.result("cpu-mpi", shape="32768x32768", rate=1e9,
                          params={"ranks": "1", "halo_steps": "16", "threads": "1"}),
         synthetic.result("cpu-mpi", shape="32768x32768", rate=9e9,
                          params={"ranks": "4", "halo_steps": "16", "threads": "4"}),
+        # how rows are shared is not the base's to match: paired, and shown
+        synthetic.result("cpu-mpi", shape="32768x32768", rate=3.6e9,
+                         params={"ranks": "4", "halo_steps": "16", "threads": "1",
+                                 "bands": "measured"}),
         synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
                          generations=16384, rate=3.82e13, device="H100"),
     ]
@@ -68,17 +74,26 @@ class ScalingPage(unittest.TestCase):
 
     def test_each_count_beside_one_rank_of_its_run(self):
         measured = scaling_page.scaled(self.runs)
-        found = {(s.transport, s.kind, s.count, s.halo_steps): s for s in measured}
-        self.assertEqual(set(found), {("host", "strong", 2, 64), ("sockets", "strong", 2, 64),
-                                      ("sockets", "strong", 2, 256), ("host", "weak", 4, 64)})
+        found = {(s.transport, s.kind, s.count, s.halo_steps): s for s in measured
+                 if s.result.experiment == "cuda-nccl"}
+        self.assertEqual(set(found), {("host", "strong", 2, 64), ("host", "weak", 2, 64),
+                                      ("sockets", "strong", 2, 64), ("sockets", "weak", 2, 64),
+                                      ("sockets", "strong", 2, 256), ("sockets", "weak", 2, 256),
+                                      ("host", "weak", 4, 64)})
+        self.assertEqual(len(measured), len(found) + 1)
         self.assertAlmostEqual(found[("host", "strong", 2, 64)].efficiency, 0.95)
         self.assertAlmostEqual(found[("host", "weak", 4, 64)].efficiency, 0.975)
-        self.assertFalse([s for s in measured if s.result.experiment == "cpu-mpi"])
+        (mpi,) = [s for s in measured if s.result.experiment == "cpu-mpi"]
+        self.assertEqual((mpi.count, mpi.result.params["bands"]), (4, "measured"))
+        self.assertAlmostEqual(mpi.efficiency, 0.9)
 
-    def test_the_socket_link_is_fitted_from_the_exchanges(self):
-        link = scaling_page.socket_link(scaling_page.scaled(self.runs))
+    def test_the_socket_link_is_fitted_from_the_weak_exchanges(self):
+        measured = scaling_page.scaled(self.runs)
+        link = scaling_page.socket_link(measured)
         self.assertAlmostEqual(link.latency_s, LINK.latency_s, delta=1e-9)
         self.assertAlmostEqual(link.bytes_per_s / LINK.bytes_per_s, 1.0, places=6)
+        strong = [s for s in measured if s.kind == "strong"]
+        self.assertIsNone(scaling_page.socket_link(strong))  # never fitted to strong runs
 
     def test_the_prediction_is_the_models_from_the_measured_rate(self):
         rate = scaling_page.paper_rate(self.runs)
@@ -99,7 +114,8 @@ class ScalingPage(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn('href="scaling.html"', (out / "index.html").read_text())
         text = (out / "scaling.html").read_text()
-        self.assertEqual(len(re.findall(r"<tr data-scaled=", text)), 4)
+        self.assertEqual(len(re.findall(r"<tr data-scaled=", text)), 8)
+        self.assertIn("bands=measured", text)
         self.assertIn("latency 50 &micro;s, bandwidth 10 Gb/s", text)
         self.assertIn('data-link="sockets (fitted)"', text)
         row = re.search(r'<tr data-link="100 Gb/s" data-kind="strong">(.*?)</tr>', text).group(1)
