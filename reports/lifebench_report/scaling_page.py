@@ -20,7 +20,7 @@ from pathlib import Path
 from . import html, plots
 from .machines import slug
 from .results import Result, Run
-from .scaling_model import Bands, Network, fitted_network
+from .scaling_model import Bands, Network, fitted_network, strong_scaling, weak_scaling
 
 # Experiments of bands over ranks, and the parameter that counts the ranks.
 COUNTS = {"cuda-nccl": "gpus", "cuda-multigpu": "gpus", "cpu-mpi": "ranks"}
@@ -141,15 +141,13 @@ def predicted(rank_rate: float, links: list[Network],
     """Each (link, strong | weak)'s efficiency on each count of hosts, the paper's universe
     (weak: 524288² a host), one GPU a host at `rank_rate`, its exchange not overlapped."""
     width, height = _dims(PAPER_SHAPE)
-    out = {}
-    for link in links:
-        for kind in ("strong", "weak"):
-            out[(link.name, kind)] = [
-                Bands(width, height if kind == "strong" else height * n, n, PAPER_HALO_STEPS,
-                      1 / rank_rate, overlapped=False).efficiency(link)
-                for n in hosts
-            ]
-    return out
+    ranks = list(hosts)
+    strong = strong_scaling(width, height, PAPER_HALO_STEPS, rank_rate, ranks, links,
+                            overlapped=False)
+    weak = weak_scaling(width, height, PAPER_HALO_STEPS, rank_rate, ranks, links,
+                        overlapped=False)
+    return {(link.name, kind): curves[link.name]
+            for link in links for kind, curves in (("strong", strong), ("weak", weak))}
 
 
 def _measured_table(measured: list[Scaled], link: Network | None) -> str:
