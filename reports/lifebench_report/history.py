@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .evidence import spread
-from .machines import Machine, by_machine
+from .machines import Machine, by_machine, runs_by_machine
 from .results import Result, Run
 
 
@@ -157,12 +157,9 @@ def histories(runs: list[Run]) -> list[MachineHistory]:
     """Every machine's history, machines in name order."""
     verified = [r for run in runs for r in run.results if r.verified and r.ties and r.rate]
     measured = by_machine(verified)
-    machine_runs: dict[Machine, list[Run]] = {}
-    for run in runs:
-        machine_runs.setdefault(run.machine, []).append(run)
     out = []
-    for machine in sorted(machine_runs, key=lambda m: m.name):
-        mine = commits(machine_runs[machine])
+    for machine, machine_runs in runs_by_machine(runs).items():
+        mine = commits(machine_runs)
         order = {id(run): i for i, commit in enumerate(mine) for run in commit.runs}
         experiments: dict[str, list[Result]] = {}
         for result in measured.get(machine, []):

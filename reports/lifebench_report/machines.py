@@ -145,6 +145,14 @@ def by_machine(results: Iterable[Result]) -> dict[Machine, list[Result]]:
     return dict(sorted(groups.items(), key=lambda item: item[0].name))
 
 
+def runs_by_machine(runs: Iterable[Run]) -> dict[Machine, list[Run]]:
+    """Runs grouped by machine, machines in name order."""
+    groups: dict[Machine, list[Run]] = {}
+    for run in runs:
+        groups.setdefault(run.machine, []).append(run)
+    return dict(sorted(groups.items(), key=lambda item: item[0].name))
+
+
 def current(results: Iterable[Result], key) -> dict[tuple[Machine, Any], list[Result]]:
     """For each machine and `key(result)` (a plot's series and x), the results of the newest
     run that has any: a point is one run's, never the best across runs."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import html, plots
-from .machines import slug
+from .machines import runs_by_machine, slug
 from .results import Result, Run
 from .scaling_model import Bands, Network, fitted_network, strong_scaling, weak_scaling
 
@@ -198,10 +198,7 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
         "interior: efficiency = pass / (pass + max(0, latency + bytes / bandwidth &minus; "
         "interior)).</p>",
     ]
-    by_machine: dict = {}
-    for run in runs:
-        by_machine.setdefault(run.machine, []).append(run)
-    for machine, machine_runs in sorted(by_machine.items(), key=lambda item: item[0].name):
+    for machine, machine_runs in runs_by_machine(runs).items():
         measured = scaled(machine_runs)
         rate = paper_rate(machine_runs)
         if not measured and rate is None:
