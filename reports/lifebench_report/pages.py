@@ -211,7 +211,7 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
         rows = []
         for series in history.series:
             steps = "; ".join(
-                f"{'up' if p.step == 'up' else 'down'} at {esc(p.run.commit.split(',')[0])}: "
+                f"{'up' if p.step == 'up' else 'down'} at {esc(p.run.short_commit)}: "
                 f"{fmt3(p.rate / before.rate)}&times;"
                 for before, p in zip(series.points, series.points[1:]) if p.step
             )

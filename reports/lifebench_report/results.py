@@ -222,18 +222,22 @@ class Run:
         return started if isinstance(started, str) else ""
 
     @property
-    def commit(self) -> str:
-        """The short commit it was built from, `(dirty)` marked; the source tree's hash
-        where the manifest records one."""
+    def short_commit(self) -> str:
+        """The short commit it was built from, `(dirty)` marked."""
         build = self.section("build")
         commit = build.get("git_commit")
         text = str(commit)[:9] if commit else "commit not recorded"
         if commit and build.get("git_dirty"):
             text += " (dirty)"
-        tree = build.get("source_hash")
-        if isinstance(tree, str) and tree:
-            text += f", tree {tree.removeprefix('sha256:')[:9]}"
         return text
+
+    @property
+    def commit(self) -> str:
+        """short_commit, and the source tree's hash where the manifest records one."""
+        tree = self.section("build").get("source_hash")
+        if isinstance(tree, str) and tree:
+            return f"{self.short_commit}, tree {tree.removeprefix('sha256:')[:9]}"
+        return self.short_commit
 
     @property
     def host_cpu(self) -> str | None:

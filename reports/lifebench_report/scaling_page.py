@@ -167,7 +167,7 @@ def _measured_table(measured: list[Scaled], link: Network | None) -> str:
             f'<td class="n" data-efficiency="{s.efficiency:.4f}">{s.efficiency:.1%}</td>'
             f'<td class="n">{model or "&ndash;"}</td>'
             f"<td>{html.esc(s.result.run.label)} @ "
-            f"{html.esc(s.result.run.commit.split(',')[0])}</td></tr>"
+            f"{html.esc(s.result.run.short_commit)}</td></tr>"
         )
     return ('<table class="list">' + html.header_row(
         "experiment", "transport", "scaling", "universe", "ranks or GPUs", "other parameters",
@@ -222,7 +222,7 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
                     "universe, one GPU a host</h3>")
         body.append(f"<p>From cuda-life-wide&rsquo;s {rate.rate / 1e12:.3g} &times; "
                     f"10<sup>12</sup> updates/s on it ({html.esc(rate.run.label)}, "
-                    f"{html.esc(rate.run.commit.split(',')[0])}), halo_steps "
+                    f"{html.esc(rate.run.short_commit)}), halo_steps "
                     f"{PAPER_HALO_STEPS}, 10 &micro;s a message, the exchange not overlapped "
                     "(as cuda-nccl); weak scaling keeps 524288&sup2; a host.</p>")
         body.append(_prediction_table(curves))
