@@ -19,6 +19,16 @@ BUILD_TYPE = os.environ.get("LIFEBENCH_BUILD_TYPE", "")
 DATASETS_DIR = os.environ.get("LIFEBENCH_DATASETS_DIR", os.path.join(HERE, "..", "..", "datasets"))
 TMP_ROOT = os.environ.get("LIFEBENCH_TEST_TMP") or None
 
+# A run of one short repetition: the sweep file's start, {experiment} and {shape} to fill.
+SHORT_RUN = """
+[[run]]
+experiment = "{experiment}"
+shape = "{shape}"
+generations = 2
+repetitions = 1
+warmup = 0
+"""
+
 # Every parameter the fake experiment knows; "mode" chooses its behaviour in bench.
 FAKE_AXES = [
     {"name": "mode", "default": "ok",

@@ -7,14 +7,7 @@ import textwrap
 
 import lbtest
 
-RUN = """
-[[run]]
-experiment = "{experiment}"
-shape = "{shape}"
-generations = 2
-repetitions = 1
-warmup = 0
-"""
+RUN = lbtest.SHORT_RUN
 
 
 class DensityFake(lbtest.CliTestCase):

@@ -11,14 +11,7 @@ import textwrap
 
 import lbtest
 
-RUN = """
-[[run]]
-experiment = "{experiment}"
-shape = "{shape}"
-generations = 2
-repetitions = 1
-warmup = 0
-"""
+RUN = lbtest.SHORT_RUN
 ACORN = "datasets/acorn.rle"
 GUN = "datasets/gosper-glider-gun.rle"
 
