@@ -9,7 +9,9 @@
 #include "cuda/life_wide_simulator.cuh"
 #include "cuda/packed_simulator.cuh"
 #include "cuda/runtime.cuh"
+#include "lifebench/error.hpp"
 #include "lifebench/packed.hpp"
+#include "lifebench/soup.hpp"
 
 #include <algorithm>
 #include <array>
@@ -82,6 +84,22 @@ public:
       LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
       LIFEBENCH_CUDA_CALL(cudaMemcpy(centre(*band), all.data() + words(band->first_row),
                                      words(band->rows) * 4, cudaMemcpyHostToDevice));
+    }
+    LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
+  }
+
+  /// Each GPU's rows of the soup made on the host in bands: the byte grid of a universe as
+  /// large as the GPUs' memories together would not fit in the host's.
+  void upload_soup(const SoupSpec& soup) override {
+    if (soup.shape != problem_.shape) {
+      throw Error("upload_soup: a " + soup.shape.to_string() + " soup for a " +
+                  problem_.shape.to_string() + " grid");
+    }
+    for (auto& band : bands_) {
+      LIFEBENCH_CUDA_CALL(cudaSetDevice(band->device));
+      cuda_packed::upload_soup_rows(soup, band->first_row, band->rows, centre(*band),
+                                    words_per_row_, cuda_packed::soup_band_rows(soup.shape),
+                                    band->stream.get());
     }
     LIFEBENCH_CUDA_CALL(cudaSetDevice(0));
   }

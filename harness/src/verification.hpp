@@ -5,6 +5,7 @@
 #include "lifebench/experiment.hpp"
 #include "lifebench/pattern.hpp"
 #include "lifebench/result_record.hpp"
+#include "lifebench/soup.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,7 @@ struct VerificationCase {
   double density = 0.5;
   std::shared_ptr<const PatternInput> pattern{}; ///< none: the soup
   [[nodiscard]] std::string soup() const;        ///< "WxH,density,seed"
+  [[nodiscard]] SoupSpec soup_spec() const;      ///< the soup of the problem's shape
   [[nodiscard]] Grid start() const;              ///< the pattern placed, else the soup
 };
 

@@ -66,6 +66,40 @@ inline std::optional<std::string> torus_only(const Problem& problem) {
          "generation; the blog's kernel wraps around)";
 }
 
+/// The rows of `shape` whose soup words make about 128 MiB: the host's buffer of
+/// upload_soup_rows.
+inline std::int64_t soup_band_rows(const Shape& shape) {
+  constexpr std::int64_t kSoupBandWords = std::int64_t{1} << 24;
+  return std::max<std::int64_t>(1, kSoupBandWords /
+                                       lifebench::words_per_row<std::uint64_t>(shape.width));
+}
+
+/// Rows first .. first + count - 1 of `soup` made on the host `rows_per_band` rows at a
+/// time and copied into `rows` (the device's words of those rows, `words_per_row` 32-bit
+/// words each) on `stream`: a whole byte grid of a universe as large as the device's memory
+/// would not fit in the host's (512K x 512K cells are 256 GiB as bytes, 32 GiB here).
+inline void upload_soup_rows(const SoupSpec& soup, std::int64_t first, std::int64_t count,
+                             std::uint32_t* rows, unsigned words_per_row,
+                             std::int64_t rows_per_band, cudaStream_t stream) {
+  static_assert(std::endian::native == std::endian::little,
+                "a row of 64-bit words is then its row of 32-bit words (LSB first)");
+  const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(soup.shape.width);
+  rows_per_band = std::clamp<std::int64_t>(rows_per_band, 1, std::max<std::int64_t>(count, 1));
+  std::vector<std::uint64_t> band(static_cast<std::size_t>(rows_per_band * soup_words));
+  for (std::int64_t done = 0; done < count; done += rows_per_band) {
+    const std::int64_t n = std::min(rows_per_band, count - done);
+    soup_rows(soup, first + done, n,
+              std::span(band.data(), static_cast<std::size_t>(n * soup_words)));
+    // Each row's first width / 32 words: a 64-bit row may end in a padding word.
+    LIFEBENCH_CUDA_CALL(
+        cudaMemcpy2DAsync(rows + static_cast<std::size_t>(done) * words_per_row,
+                          words_per_row * sizeof(std::uint32_t), band.data(),
+                          soup_words * sizeof(std::uint64_t), words_per_row * sizeof(std::uint32_t),
+                          static_cast<std::size_t>(n), cudaMemcpyHostToDevice, stream));
+    LIFEBENCH_CUDA_CALL(cudaStreamSynchronize(stream)); // before the next band overwrites `band`
+  }
+}
+
 /// Rows of 32-cell words on cuda::BufferedSimulator, with what a universe as large as the
 /// device's memory needs: a soup made band by band on the device, and rows downloaded by
 /// bands. The derived class launches kernels from in() to out() and calls swap() after
@@ -84,34 +118,17 @@ public:
   /// a universe as large as the device's memory would not fit in the host's (512K x 512K
   /// cells are 256 GiB as bytes, 32 GiB here).
   void upload_soup(const SoupSpec& soup) override {
-    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(problem().shape.width);
-    upload_soup_in_bands(soup, std::max<std::int64_t>(1, kSoupBandWords / soup_words));
+    upload_soup_in_bands(soup, soup_band_rows(problem().shape));
   }
 
   /// upload_soup() `rows_per_band` rows at a time.
   void upload_soup_in_bands(const SoupSpec& soup, std::int64_t rows_per_band) {
-    static_assert(std::endian::native == std::endian::little,
-                  "a row of 64-bit words is then its row of 32-bit words (LSB first)");
     const Shape& shape = problem().shape;
     if (soup.shape != shape || rows_per_band < 1) {
       throw Error("upload_soup: a " + soup.shape.to_string() + " soup in bands of " +
                   std::to_string(rows_per_band) + " rows for a " + shape.to_string() + " grid");
     }
-    const std::int64_t soup_words = lifebench::words_per_row<std::uint64_t>(shape.width);
-    rows_per_band = std::min(rows_per_band, shape.height);
-    std::vector<std::uint64_t> band(static_cast<std::size_t>(rows_per_band * soup_words));
-    for (std::int64_t first = 0; first < shape.height; first += rows_per_band) {
-      const std::int64_t rows = std::min(rows_per_band, shape.height - first);
-      soup_rows(soup, first, rows,
-                std::span(band.data(), static_cast<std::size_t>(rows * soup_words)));
-      // Each row's first width / 32 words: a 64-bit row may end in a padding word.
-      LIFEBENCH_CUDA_CALL(cudaMemcpy2DAsync(
-          in() + static_cast<std::size_t>(first) * words_per_row_,
-          words_per_row_ * sizeof(std::uint32_t), band.data(), soup_words * sizeof(std::uint64_t),
-          words_per_row_ * sizeof(std::uint32_t), static_cast<std::size_t>(rows),
-          cudaMemcpyHostToDevice, stream()));
-      synchronize(); // before the next band overwrites `band`
-    }
+    upload_soup_rows(soup, 0, shape.height, in(), words_per_row_, rows_per_band, stream());
   }
 
   /// Rows first .. first + count - 1 of the current state, as words: a part of a universe
@@ -144,8 +161,6 @@ protected:
   }
 
 private:
-  static constexpr std::int64_t kSoupBandWords = std::int64_t{1} << 24; // 128 MiB of soup
-
   unsigned words_per_row_;
   double instructions_per_cell_update_;
   double bytes_per_generation_;
