@@ -85,8 +85,8 @@ private:
   dim3 grid_;
 };
 
-/// The registration of a ByteKernel experiment (hex-cuda-naive, -shared, -2cells), `about` it;
-/// the availability, the heights its blocks cover and the simulator follow from the kernel.
+/// The registration of the ByteKernel experiment `about` (hex-cuda-naive, -shared, -2cells):
+/// its availability, the heights its blocks cover and its simulator follow from the kernel.
 ExperimentInfo byte_kernel_experiment(About about, const ByteKernel& kernel) {
   ExperimentInfo info{.about = std::move(about)};
   info.unavailable = [step = kernel.torus] { return cuda::unavailable_reason(step); };

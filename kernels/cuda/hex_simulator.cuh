@@ -51,7 +51,7 @@ private:
 using FillTable = void (*)(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule,
                            cudaStream_t stream);
 
-/// The registration of a table experiment (hex-cuda-lut, -lut8), `about` it; the table has
+/// The registration of the table experiment `about` (hex-cuda-lut, -lut8), whose table has
 /// 2^`index_bits` entries, which `fill` writes.
 template <class Lookup> ExperimentInfo lut_experiment(About about, int index_bits, FillTable fill) {
   ExperimentInfo info{.about = std::move(about)};

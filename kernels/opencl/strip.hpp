@@ -20,7 +20,7 @@ namespace lifebench::opencl {
 
 /// What distinguishes the three experiments.
 struct StripTechnique {
-  About about;         ///< the experiment's
+  About about;         ///< the experiment's (a square one, on the opencl backend)
   std::string kernel;  ///< its .cl file (sets EXCHANGE_LOCAL, includes strip.cl)
   bool exchange_local; ///< edges swapped through local memory (else a global buffer)
   bool has_work_per_thread;
