@@ -46,11 +46,9 @@ struct BitAdder {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-bitadder",
-    .family = "square",
-    .backend = "cpu",
-    .source = "seed 000 \"Back to a Packed Representation Using Bits\" (Packed Bits)",
-    .technique = "64 cells per 64-bit word, neighbour words shifted into alignment and counted "
-                 "by full and half adders (27 operations per word), one thread",
+    .about = {"cpu-bitadder", "square", "cpu",
+              "seed 000 \"Back to a Packed Representation Using Bits\" (Packed Bits)",
+              "64 cells per 64-bit word, neighbour words shifted into alignment and counted "
+              "by full and half adders (27 operations per word), one thread"},
     .unsupported = lifebench::packed_rows::unsupported<lifebench::BitAdder>,
     .make = lifebench::packed_rows::make<lifebench::BitAdder>})

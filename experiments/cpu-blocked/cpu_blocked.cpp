@@ -94,12 +94,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench::cpu_blocked
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-blocked",
-    .family = "square",
-    .backend = "simd",
-    .source = "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
-    .technique = "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
-                 "cache-resident tile with a halo; tiles over a reused thread pool",
+    .about = {"cpu-blocked", "square", "simd",
+              "ours (multi-step tiles of seeds 000 and 003 applied to the CPU caches)",
+              "bit per cell, Highway vectors, ternary-logic adders, `steps` generations per "
+              "cache-resident tile with a halo; tiles over a reused thread pool"},
     .axes = lifebench::cpu_blocked::tile_axes(
         {lifebench::pool::threads_axis("threads; tiles taken from a shared queue"),
          lifebench::steps_per_launch_axis(

@@ -5,11 +5,9 @@
 #include "cpu/bpbc_rows.hpp"
 
 LIFEBENCH_EXPERIMENT(lifebench::packed_rows::words_experiment<lifebench::packed_rows::Simulator>(
-    {.name = "cpu-bpbc",
-     .family = "square",
-     .backend = "cpu",
-     .source = "seed 003 Sections 4-5 and 9, bit-per-cell CPU (Table 1, SINGLE-WORD and "
+    {.about = {"cpu-bpbc", "square", "cpu",
+               "seed 003 Sections 4-5 and 9, bit-per-cell CPU (Table 1, SINGLE-WORD and "
                "DOUBLE-WORD)",
-     .technique = "64 cells per 64-bit word, neighbour words shifted into alignment and summed "
-                  "bitwise (34 operations per word, or 59 per two words), one thread",
+               "64 cells per 64-bit word, neighbour words shifted into alignment and summed "
+               "bitwise (34 operations per word, or 59 per two words), one thread"},
      .axes = {lifebench::packed_rows::words_axis()}}))

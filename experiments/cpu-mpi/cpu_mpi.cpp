@@ -57,13 +57,10 @@ std::vector<Axis> axes() {
 } // namespace lifebench::cpu_mpi
 
 LIFEBENCH_EXPERIMENT(lifebench::mpi::ranks_experiment(
-    {.name = "cpu-mpi",
-     .family = "square",
-     .backend = "simd",
-     .source = "ours (cpu-blocked's tiles on the bands of MPI ranks)",
-     .technique = "one universe in bands of rows across MPI ranks, halo_steps halo rows "
-                  "exchanged by non-blocking MPI sends overlapped with the band's interior, "
-                  "cpu-blocked's tile passes on each band",
+    {.about = {"cpu-mpi", "square", "simd", "ours (cpu-blocked's tiles on the bands of MPI ranks)",
+               "one universe in bands of rows across MPI ranks, halo_steps halo rows "
+               "exchanged by non-blocking MPI sends overlapped with the band's interior, "
+               "cpu-blocked's tile passes on each band"},
      .axes = lifebench::cpu_mpi::axes(),
      .unsupported = lifebench::cpu_mpi::unsupported},
     lifebench::cpu_mpi::ranks_of))

@@ -32,11 +32,9 @@ struct Nibble {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-nibble",
-    .family = "square",
-    .backend = "cpu",
-    .source = "seed 000 \"A Packed Representation Using Nibbles\" (Packed Nibbles)",
-    .technique = "16 cells per 64-bit word (one per nibble), neighbour words shifted into "
-                 "alignment and added nibble-wise, next state by shifts and masks, one thread",
+    .about = {"cpu-nibble", "square", "cpu",
+              "seed 000 \"A Packed Representation Using Nibbles\" (Packed Nibbles)",
+              "16 cells per 64-bit word (one per nibble), neighbour words shifted into "
+              "alignment and added nibble-wise, next state by shifts and masks, one thread"},
     .unsupported = lifebench::packed_rows::unsupported<lifebench::Nibble>,
     .make = lifebench::packed_rows::make<lifebench::Nibble>})

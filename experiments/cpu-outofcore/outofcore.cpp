@@ -92,13 +92,11 @@ private:
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::packed_rows::words_experiment<lifebench::OutOfCoreSimulator>(
-    {.name = "cpu-outofcore",
-     .family = "square",
-     .backend = "cpu",
-     .source = "seed 003 Section 8, a universe larger than memory streamed from disk "
+    {.about = {"cpu-outofcore", "square", "cpu",
+               "seed 003 Section 8, a universe larger than memory streamed from disk "
                "(the CPU version of Table 3's scheme)",
-     .technique = "universe file advanced halo_steps generations per pass, one band of rows "
-                  "with halo_steps halo rows at a time, SINGLE-WORD or DOUBLE-WORD, one thread",
+               "universe file advanced halo_steps generations per pass, one band of rows "
+               "with halo_steps halo rows at a time, SINGLE-WORD or DOUBLE-WORD, one thread"},
      .axes = {lifebench::packed_rows::words_axis(),
               lifebench::halo_steps_axis("16",
                                          "T: generations per pass over the file, and the halo "

@@ -42,9 +42,7 @@ private:
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu-trivial",
-    .family = "square",
-    .backend = "cpu",
-    .source = "seed 000 \"Trivial simulation\"; seed 003 Section 9, word-per-cell CPU (Table 1)",
-    .technique = "one byte per cell, nine loads per cell, two grids swapped, one thread",
+    .about = {"cpu-trivial", "square", "cpu",
+              "seed 000 \"Trivial simulation\"; seed 003 Section 9, word-per-cell CPU (Table 1)",
+              "one byte per cell, nine loads per cell, two grids swapped, one thread"},
     .make = lifebench::make_simulator<lifebench::byte_rows::Simulator<lifebench::TrivialRows>>})

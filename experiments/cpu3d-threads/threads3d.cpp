@@ -100,12 +100,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cpu3d-threads",
-    .family = "3d",
-    .backend = "cpu",
-    .source = "ours (CPU counterpart of cuda3d-bitsliced, for seed 001's 3D life)",
-    .technique = "one bit per cell, bit-sliced 27-cell sums (x, then y, then z with a rolling "
-                 "window of plane sums), the GPU thread's column walk on a pool of CPU threads",
+    .about = {"cpu3d-threads", "3d", "cpu",
+              "ours (CPU counterpart of cuda3d-bitsliced, for seed 001's 3D life)",
+              "one bit per cell, bit-sliced 27-cell sums (x, then y, then z with a rolling "
+              "window of plane sums), the GPU thread's column walk on a pool of CPU threads"},
     .axes = {lifebench::pool::threads_axis("worker threads, the calling one included", "all"),
              {.name = "rows",
               .default_value = "2", // 4 runs out of x86-64's 16 registers (measured 25% slower)

@@ -82,12 +82,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-bpbc-global",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 003 Sections 4, 5 and 9 (Table 1, GPU bit-per-cell)",
-    .technique = "bit per cell in 64-bit words stacked down columns, one generation per launch "
-                 "from global memory, one (single) or two (double) words per thread",
+    .about = {"cuda-bpbc-global", "square", "cuda",
+              "seed 003 Sections 4, 5 and 9 (Table 1, GPU bit-per-cell)",
+              "bit per cell in 64-bit words stacked down columns, one generation per launch "
+              "from global memory, one (single) or two (double) words per thread"},
     .axes = {{.name = "words",
               .default_value = "single",
               .allowed = {"single", "double"},

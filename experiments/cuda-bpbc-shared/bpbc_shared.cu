@@ -58,10 +58,10 @@ std::unique_ptr<Simulator> make(const Problem& problem, const Params& params) {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::bpbc_tile::multistep_experiment<lifebench::Shifted>(
-    {.name = "cuda-bpbc-shared",
-     .source = "seed 003 Sections 6 and 9 (Table 2, GPU shared memory)",
-     .technique = "bit per cell, t generations per launch on d x d tiles in shared memory, one "
-                  "warp per tile, the clean (d-2t) x (d-2t) patch written back",
+    {.about = {"cuda-bpbc-shared", "square", "cuda",
+               "seed 003 Sections 6 and 9 (Table 2, GPU shared memory)",
+               "bit per cell, t generations per launch on d x d tiles in shared memory, one "
+               "warp per tile, the clean (d-2t) x (d-2t) patch written back"},
      .axes = lifebench::bpbc_tile::multistep_axes(
          {{.name = "bank_shift",
            .default_value = "on",

@@ -32,9 +32,9 @@ template <class W> struct ShuffleExchange {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::bpbc_tile::multistep_experiment<lifebench::ShuffleExchange>(
-    {.name = "cuda-bpbc-shuffle",
-     .source = "seed 003 Sections 7 and 9 (Table 2, GPU register + warp shuffle)",
-     .technique = "bit per cell, t generations per launch on d x d tiles held in registers of "
-                  "one warp, neighbour rows by warp shuffle, the clean (d-2t) x (d-2t) patch "
-                  "written back",
+    {.about = {"cuda-bpbc-shuffle", "square", "cuda",
+               "seed 003 Sections 7 and 9 (Table 2, GPU register + warp shuffle)",
+               "bit per cell, t generations per launch on d x d tiles held in registers of "
+               "one warp, neighbour rows by warp shuffle, the clean (d-2t) x (d-2t) patch "
+               "written back"},
      .axes = lifebench::bpbc_tile::multistep_axes()}))

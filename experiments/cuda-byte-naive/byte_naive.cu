@@ -192,12 +192,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-byte-naive",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 003 Section 9, word-per-cell GPU (Table 1); seed 002 version 1 \"noif-char\"",
-    .technique = "one byte per cell in global memory, one thread per cell, one generation per "
-                 "launch",
+    .about = {"cuda-byte-naive", "square", "cuda",
+              "seed 003 Section 9, word-per-cell GPU (Table 1); seed 002 version 1 \"noif-char\"",
+              "one byte per cell in global memory, one thread per cell, one generation per "
+              "launch"},
     .axes = {{.name = "kernel",
               .default_value = "fujita",
               .allowed = {"fujita", "noif-char"},

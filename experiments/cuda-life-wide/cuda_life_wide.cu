@@ -5,13 +5,10 @@
 #include <memory>
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-life-wide",
-    .family = "square",
-    .backend = "cuda",
-    .source = "ours",
-    .technique = "warp across 32 adjacent words, rows_per_thread rows per lane in registers, "
-                 "steps_per_launch generations per launch, neighbour words by shuffles, "
-                 "horizontal sums once per row, 9 LOP3 per word and generation",
+    .about = {"cuda-life-wide", "square", "cuda", "ours",
+              "warp across 32 adjacent words, rows_per_thread rows per lane in registers, "
+              "steps_per_launch generations per launch, neighbour words by shuffles, "
+              "horizontal sums once per row, 9 LOP3 per word and generation"},
     .axes = lifebench::cuda::life_wide::axes(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::cuda::life_wide::WideSimulator::unsupported,

@@ -268,13 +268,11 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-lop3-shuffle",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 000 \"Cuda\" / \"Warp Shuffle\" (the final CUDA kernel)",
-    .technique = "one warp per block, a 64-cell window of work_per_thread rows per thread, "
-                 "steps_per_launch generations in registers (sat10 LOP3s), halo rows by warp "
-                 "shuffles",
+    .about = {"cuda-lop3-shuffle", "square", "cuda",
+              "seed 000 \"Cuda\" / \"Warp Shuffle\" (the final CUDA kernel)",
+              "one warp per block, a 64-cell window of work_per_thread rows per thread, "
+              "steps_per_launch generations in registers (sat10 LOP3s), halo rows by warp "
+              "shuffles"},
     .axes = {{.name = "work_per_thread",
               .default_value = "16",
               .allowed = {"8", "16", "32"},

@@ -121,12 +121,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-lop3",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 000 \"Cuda\" / \"LOP3\"",
-    .technique = "32 cells per 32-bit word, one thread per word, one generation per launch, "
-                 "next state by a LOP3 sequence over the eight neighbour words",
+    .about = {"cuda-lop3", "square", "cuda", "seed 000 \"Cuda\" / \"LOP3\"",
+              "32 cells per 32-bit word, one thread per word, one generation per launch, "
+              "next state by a LOP3 sequence over the eight neighbour words"},
     .axes = {{.name = "sequence",
               .default_value = "sat10",
               .allowed = {"human11", "sat10"},

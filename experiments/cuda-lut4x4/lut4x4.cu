@@ -134,12 +134,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-lut4x4",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 002 version 2 \"Lookup table 4x4\"",
-    .technique = "one byte per cell, 66x66 shared-memory tile per 32x32 threads, each thread "
-                 "updates 2x2 cells with one lookup in a 65536-entry table of 4x4 neighbourhoods",
+    .about = {"cuda-lut4x4", "square", "cuda", "seed 002 version 2 \"Lookup table 4x4\"",
+              "one byte per cell, 66x66 shared-memory tile per 32x32 threads, each thread "
+              "updates 2x2 cells with one lookup in a 65536-entry table of 4x4 neighbourhoods"},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::lut_step<true>>,
     .unsupported = lifebench::unsupported,
     .make = lifebench::make_simulator<lifebench::Lut4x4Simulator>})

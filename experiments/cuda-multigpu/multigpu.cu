@@ -217,13 +217,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-multigpu",
-    .family = "square",
-    .backend = "cuda",
-    .source = "ours",
-    .technique = "one universe in bands of rows across the GPUs, halo_steps halo rows refilled "
-                 "from the neighbours by peer copies every halo_steps generations, "
-                 "cuda-life-wide's kernel on each band",
+    .about = {"cuda-multigpu", "square", "cuda", "ours",
+              "one universe in bands of rows across the GPUs, halo_steps halo rows refilled "
+              "from the neighbours by peer copies every halo_steps generations, "
+              "cuda-life-wide's kernel on each band"},
     .axes = lifebench::cuda::life_wide::band_axes(
         "GPUs (bands) to split the universe across: a count, or all of the machine's"),
     .unavailable = lifebench::cuda::life_wide::unavailable,

@@ -60,13 +60,11 @@ std::vector<Axis> axes() {
 
 // NVLink multicast stays off in every launch (the rank program sets it too).
 LIFEBENCH_EXPERIMENT(lifebench::mpi::ranks_experiment(
-    {.name = "cuda-nccl",
-     .family = "square",
-     .backend = "cuda",
-     .source = "ours (cuda-multigpu's bands on MPI ranks, halos through NCCL)",
-     .technique = "one universe in bands of rows across MPI ranks, one GPU each, halo_steps halo "
-                  "rows exchanged by NCCL sends and receives on the GPUs every halo_steps "
-                  "generations, cuda-life-wide's kernel on each band",
+    {.about = {"cuda-nccl", "square", "cuda",
+               "ours (cuda-multigpu's bands on MPI ranks, halos through NCCL)",
+               "one universe in bands of rows across MPI ranks, one GPU each, halo_steps halo "
+               "rows exchanged by NCCL sends and receives on the GPUs every halo_steps "
+               "generations, cuda-life-wide's kernel on each band"},
      .axes = lifebench::cuda_nccl::axes(),
      .unavailable = lifebench::cuda::life_wide::unavailable,
      .unsupported = lifebench::cuda_nccl::unsupported},

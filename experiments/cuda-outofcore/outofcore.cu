@@ -513,15 +513,13 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-outofcore",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 003 Section 8 and Table 3, a universe larger than memory streamed from disk "
+    .about = {"cuda-outofcore", "square", "cuda",
+              "seed 003 Section 8 and Table 3, a universe larger than memory streamed from disk "
               "through the GPU; overlap=on and scheme=skewed are ours",
-    .technique = "universe file advanced halo_steps generations per pass, sub-universes extended "
-                 "by halo_steps cells read, simulated on the GPU by cuda-life-wide's kernel and "
-                 "their centres written back; overlap: reads, GPU and writes pipelined; skewed: "
-                 "bands that move up a row per generation and hand their edge rows on, no halo",
+              "universe file advanced halo_steps generations per pass, sub-universes extended "
+              "by halo_steps cells read, simulated on the GPU by cuda-life-wide's kernel and "
+              "their centres written back; overlap: reads, GPU and writes pipelined; skewed: "
+              "bands that move up a row per generation and hand their edge rows on, no halo"},
     .axes =
         [] {
           auto axes = lifebench::cuda::life_wide::fastest_axes(

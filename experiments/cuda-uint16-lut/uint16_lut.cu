@@ -111,12 +111,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda-uint16-lut",
-    .family = "square",
-    .backend = "cuda",
-    .source = "seed 002 version 3 \"uint16 (Bit-Packing)\"",
-    .technique = "one uint16 per 4x4 cells, one thread per uint16 reading its 3x3 neighbours, "
-                 "four lookups in the 65536-entry 4x4 table per uint16",
+    .about = {"cuda-uint16-lut", "square", "cuda", "seed 002 version 3 \"uint16 (Bit-Packing)\"",
+              "one uint16 per 4x4 cells, one thread per uint16 reading its 3x3 neighbours, "
+              "four lookups in the 65536-entry 4x4 table per uint16"},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::uint16_step<true>>,
     .unsupported = lifebench::unsupported,
     .make = lifebench::make_simulator<lifebench::Uint16LutSimulator>})

@@ -267,14 +267,12 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda3d-bitsliced",
-    .family = "3d",
-    .backend = "cuda",
-    .source = "ours (seed 001's 3D life, B6/S567 on an M^3 torus; beats its v2 kernel)",
-    .technique = "one bit per cell, 32 cells per word along x; bit-sliced 27-cell sums, x by "
-                 "funnel shifts, then y, then z with a rolling window of plane sums; one thread "
-                 "walks a column along z; two generations a launch, the second a step behind "
-                 "the first, strips trading edge rows through shared memory",
+    .about = {"cuda3d-bitsliced", "3d", "cuda",
+              "ours (seed 001's 3D life, B6/S567 on an M^3 torus; beats its v2 kernel)",
+              "one bit per cell, 32 cells per word along x; bit-sliced 27-cell sums, x by "
+              "funnel shifts, then y, then z with a rolling window of plane sums; one thread "
+              "walks a column along z; two generations a launch, the second a step behind "
+              "the first, strips trading edge rows through shared memory"},
     .axes = {{.name = "rows",
               .default_value = "4",
               .allowed = {"1", "2", "4"},

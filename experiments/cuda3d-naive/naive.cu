@@ -76,12 +76,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& /*p
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda3d-naive",
-    .family = "3d",
-    .backend = "cuda",
-    .source = "seed 001, Basic implementation (v0)",
-    .technique = "one byte per cell, one thread per cell (x fastest), 27 byte loads from global "
-                 "memory per cell, one generation per launch",
+    .about = {"cuda3d-naive", "3d", "cuda", "seed 001, Basic implementation (v0)",
+              "one byte per cell, one thread per cell (x fastest), 27 byte loads from global "
+              "memory per cell, one generation per launch"},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::naive_step<true>>,
     .unsupported = lifebench::unsupported,
     .make = lifebench::make_simulator<lifebench::NaiveSimulator>})

@@ -28,12 +28,10 @@ std::optional<std::string> unavailable() {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda3d-pdl",
-    .family = "3d",
-    .backend = "cuda",
-    .source = "seed 001, Extra notes: Programmatic dependent launch (applied to v2)",
-    .technique = "v2 (four cells per uint32, byte-wise sums) with programmatic dependent launch "
-                 "between generations",
+    .about = {"cuda3d-pdl", "3d", "cuda",
+              "seed 001, Extra notes: Programmatic dependent launch (applied to v2)",
+              "v2 (four cells per uint32, byte-wise sums) with programmatic dependent launch "
+              "between generations"},
     .axes = {lifebench::cube::swar_z_width_axis()},
     .unavailable = lifebench::unavailable,
     .unsupported = lifebench::cube::swar_unsupported,

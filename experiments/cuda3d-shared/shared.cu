@@ -125,12 +125,9 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda3d-shared",
-    .family = "3d",
-    .backend = "cuda",
-    .source = "seed 001, Shared Memory (v1)",
-    .technique = "one byte per cell; 2D blocks over an input tile with a one-cell halo walk "
-                 "z_iter planes along z through three rolling shared-memory planes",
+    .about = {"cuda3d-shared", "3d", "cuda", "seed 001, Shared Memory (v1)",
+              "one byte per cell; 2D blocks over an input tile with a one-cell halo walk "
+              "z_iter planes along z through three rolling shared-memory planes"},
     .axes = {{.name = "tile",
               .default_value = "32",
               .allowed = {"16", "32"},

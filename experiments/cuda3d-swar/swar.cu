@@ -8,12 +8,9 @@
 #include <memory>
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "cuda3d-swar",
-    .family = "3d",
-    .backend = "cuda",
-    .source = "seed 001, Refine (v2)",
-    .technique = "four cells per uint32 with byte-wise sums, z_width cells per thread along z, "
-                 "blocks of width/4 threads, x neighbours through shared memory",
+    .about = {"cuda3d-swar", "3d", "cuda", "seed 001, Refine (v2)",
+              "four cells per uint32 with byte-wise sums, z_width cells per thread along z, "
+              "blocks of width/4 threads, x neighbours through shared memory"},
     .axes = {lifebench::cube::swar_z_width_axis()},
     .unavailable = lifebench::cuda::unavailable_for<lifebench::cube::swar_kernel<4, true, false>()>,
     .unsupported = lifebench::cube::swar_unsupported,

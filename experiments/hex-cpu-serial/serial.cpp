@@ -38,10 +38,7 @@ private:
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cpu-serial",
-    .family = "hex",
-    .backend = "cpu",
-    .source = "seed 004 \"Design process\": the serial version",
-    .technique = "one byte per cell, six neighbour loads per cell, rule as a 14-entry table "
-                 "(count + 7 * alive), two grids swapped, one thread",
+    .about = {"hex-cpu-serial", "hex", "cpu", "seed 004 \"Design process\": the serial version",
+              "one byte per cell, six neighbour loads per cell, rule as a 14-entry table "
+              "(count + 7 * alive), two grids swapped, one thread"},
     .make = lifebench::make_simulator<lifebench::byte_rows::Simulator<lifebench::HexSerialRows>>})

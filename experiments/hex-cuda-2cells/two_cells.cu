@@ -31,10 +31,10 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::hex::byte_kernel_experiment(
-    {.name = "hex-cuda-2cells",
-     .source = "seed 004 \"Design process\": multiple cells per thread (failed attempt)",
-     .technique = "one byte per cell, two adjacent cells per thread (32x8 threads = 64x8 cells "
-                  "a block), rule table in constant memory, one generation per launch"},
+    {"hex-cuda-2cells", "hex", "cuda",
+     "seed 004 \"Design process\": multiple cells per thread (failed attempt)",
+     "one byte per cell, two adjacent cells per thread (32x8 threads = 64x8 cells "
+     "a block), rule table in constant memory, one generation per launch"},
     {&lifebench::two_cell_step<true>, &lifebench::two_cell_step<false>,
      dim3(lifebench::kBlockX, lifebench::kBlockY),
      dim3(lifebench::kBlockX* lifebench::kCells, lifebench::kBlockY)}))

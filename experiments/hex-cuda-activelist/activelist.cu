@@ -125,13 +125,11 @@ std::optional<std::string> unsupported(const Problem& problem, const Params&) {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-activelist",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "seed 004 \"Design process\": list of active cells (failed attempt)",
-    .technique = "one byte per cell; each generation flag cells that can change, exclusive scan "
-                 "(cub::DeviceScan), write the list, read its length back, one thread per "
-                 "listed cell",
+    .about = {"hex-cuda-activelist", "hex", "cuda",
+              "seed 004 \"Design process\": list of active cells (failed attempt)",
+              "one byte per cell; each generation flag cells that can change, exclusive scan "
+              "(cub::DeviceScan), write the list, read its length back, one thread per "
+              "listed cell"},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::update_listed<true>>,
     .unsupported = lifebench::unsupported,
     .make = lifebench::make_simulator<lifebench::HexActiveListSimulator>})

@@ -503,13 +503,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-bitsliced",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "ours (seed 004's problem)",
-    .technique = "64 cells per word, 6-neighbour count by bit-sliced adders, rule as bitwise "
-                 "logic (from the adders' sums where compiled in), 40 rows per lane in "
-                 "registers, warp shuffles across words, steps_per_launch generations per launch",
+    .about = {"hex-cuda-bitsliced", "hex", "cuda", "ours (seed 004's problem)",
+              "64 cells per word, 6-neighbour count by bit-sliced adders, rule as bitwise "
+              "logic (from the adders' sums where compiled in), 40 rows per lane in "
+              "registers, warp shuffles across words, steps_per_launch generations per launch"},
     .axes = {lifebench::steps_per_launch_axis(
                  "4", {"1", "2", "4", "8"},
                  "generations per launch; each costs 2 of a lane's 40 rows as halo"),

@@ -37,9 +37,9 @@ void fill_table(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule, cudaS
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::hex::lut_experiment<lifebench::TwoLookups>(
-    {.name = "hex-cuda-lut",
-     .source = "seed 004 \"Final Implementation\": kernel_single_iteration, create_lookup_table",
-     .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), two "
-                  "lookups of a 2^16-entry table (16-bit neighbourhood -> 4 next states) in "
-                  "global memory"},
+    {"hex-cuda-lut", "hex", "cuda",
+     "seed 004 \"Final Implementation\": kernel_single_iteration, create_lookup_table",
+     "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), two "
+     "lookups of a 2^16-entry table (16-bit neighbourhood -> 4 next states) in "
+     "global memory"},
     lifebench::hex::lut_index_bits, lifebench::fill_table))

@@ -36,9 +36,9 @@ void fill_table(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule, cudaS
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::hex::lut_experiment<lifebench::OneLookup>(
-    {.name = "hex-cuda-lut8",
-     .source = "seed 004 \"Final Implementation\": the 2^28-entry table tried after the 2^16 one",
-     .technique = "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), one "
-                  "lookup of a 2^28-entry table of bytes (256 MiB, 28-bit neighbourhood -> 8 "
-                  "next states) in global memory"},
+    {"hex-cuda-lut8", "hex", "cuda",
+     "seed 004 \"Final Implementation\": the 2^28-entry table tried after the 2^16 one",
+     "one bit per cell, 8 cells per byte, one byte per thread (32x8 blocks), one "
+     "lookup of a 2^28-entry table of bytes (256 MiB, 28-bit neighbourhood -> 8 "
+     "next states) in global memory"},
     lifebench::hex::lut8_index_bits, lifebench::fill_table))

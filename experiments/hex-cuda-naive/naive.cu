@@ -28,9 +28,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::hex::byte_kernel_experiment(
-    {.name = "hex-cuda-naive",
-     .source = "seed 004 \"Design process\": naive_kernel_single_iteration",
-     .technique = "one byte per cell, one thread per cell (32x8 blocks), six neighbour loads, "
-                  "rule table in constant memory, one generation per launch"},
+    {"hex-cuda-naive", "hex", "cuda", "seed 004 \"Design process\": naive_kernel_single_iteration",
+     "one byte per cell, one thread per cell (32x8 blocks), six neighbour loads, "
+     "rule table in constant memory, one generation per launch"},
     {&lifebench::naive_step<true>, &lifebench::naive_step<false>,
      dim3(lifebench::kBlockX, lifebench::kBlockY), dim3(lifebench::kBlockX, lifebench::kBlockY)}))

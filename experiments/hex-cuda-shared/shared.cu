@@ -47,10 +47,10 @@ __global__ void __launch_bounds__(kLoadX* kLoadY)
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::hex::byte_kernel_experiment(
-    {.name = "hex-cuda-shared",
-     .source = "seed 004 \"Design process\": shared memory (failed attempt)",
-     .technique = "one byte per cell, 32x8-cell tiles copied with a one-cell border into shared "
-                  "memory by 34x10 threads (border threads only load), rule table in constant "
-                  "memory, one generation per launch"},
+    {"hex-cuda-shared", "hex", "cuda",
+     "seed 004 \"Design process\": shared memory (failed attempt)",
+     "one byte per cell, 32x8-cell tiles copied with a one-cell border into shared "
+     "memory by 34x10 threads (border threads only load), rule table in constant "
+     "memory, one generation per launch"},
     {&lifebench::shared_step<true>, &lifebench::shared_step<false>,
      dim3(lifebench::kLoadX, lifebench::kLoadY), dim3(lifebench::kTileX, lifebench::kTileY)}))

@@ -147,12 +147,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params&) {
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "hex-cuda-skipdead",
-    .family = "hex",
-    .backend = "cuda",
-    .source = "seed 004 \"Design process\": skipping dead blocks (failed attempt)",
-    .technique = "hex-cuda-naive plus one live flag per 32x8 block: a block whose tile and "
-                 "eight neighbouring tiles held no live cell writes dead cells without reading",
+    .about = {"hex-cuda-skipdead", "hex", "cuda",
+              "seed 004 \"Design process\": skipping dead blocks (failed attempt)",
+              "hex-cuda-naive plus one live flag per 32x8 block: a block whose tile and "
+              "eight neighbouring tiles held no live cell writes dead cells without reading"},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::skipdead_step<true>>,
     .unsupported = lifebench::unsupported,
     .make = lifebench::make_simulator<lifebench::HexSkipDeadSimulator>})

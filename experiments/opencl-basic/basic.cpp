@@ -54,13 +54,11 @@ private:
 } // namespace lifebench
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "opencl-basic",
-    .family = "square",
-    .backend = "opencl",
-    .source = "seed 000 \"OpenCL\" (first kernel) with \"Back to a Packed Representation Using "
+    .about = {"opencl-basic", "square", "opencl",
+              "seed 000 \"OpenCL\" (first kernel) with \"Back to a Packed Representation Using "
               "Bits\"",
-    .technique = "32 cells per 32-bit word, bit-sliced adders, one word per work-item, one "
-                 "generation per launch, global memory",
+              "32 cells per 32-bit word, bit-sliced adders, one word per work-item, one "
+              "generation per launch, global memory"},
     .axes = lifebench::opencl::selection_axes(),
     .unavailable = [] { return lifebench::opencl::unavailable_reason(); },
     .unsupported = lifebench::opencl::word_grid_unsupported,

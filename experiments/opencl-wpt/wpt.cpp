@@ -4,13 +4,13 @@
 #include "opencl/strip.hpp"
 
 LIFEBENCH_EXPERIMENT(lifebench::opencl::strip_experiment({
-    .name = "opencl-wpt",
+    .about = {"opencl-wpt", "square", "opencl",
+              "seed 000 \"OpenCL\" / \"Multi-Step Simulation\" + \"Shared Memory\" + "
+              "\"Work-Per-Thread\"",
+              "32-bit words, 16 generations per launch on half-column-shifted 64-cell strips, "
+              "16 rows per work-item, 512 work-items stacked per work-group, edge rows "
+              "swapped through local memory"},
     .kernel = "wpt.cl",
     .exchange_local = true,
     .has_work_per_thread = true,
-    .source = "seed 000 \"OpenCL\" / \"Multi-Step Simulation\" + \"Shared Memory\" + "
-              "\"Work-Per-Thread\"",
-    .technique = "32-bit words, 16 generations per launch on half-column-shifted 64-cell strips, "
-                 "16 rows per work-item, 512 work-items stacked per work-group, edge rows "
-                 "swapped through local memory",
 }))

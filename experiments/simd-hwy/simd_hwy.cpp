@@ -105,12 +105,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
 } // namespace lifebench::simd_hwy
 
 LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
-    .name = "simd-hwy",
-    .family = "square",
-    .backend = "simd",
-    .source = "seed 000 \"Embracing the Spectacle of Parallelism Using SIMD and Multi-Threading\"",
-    .technique = "bit per cell, Highway vectors of 64-bit words, cross-lane shifts, bit adder "
-                 "counter; rows split over a reused thread pool",
+    .about = {"simd-hwy", "square", "simd",
+              "seed 000 \"Embracing the Spectacle of Parallelism Using SIMD and Multi-Threading\"",
+              "bit per cell, Highway vectors of 64-bit words, cross-lane shifts, bit adder "
+              "counter; rows split over a reused thread pool"},
     .axes = {lifebench::pool::threads_axis("threads; rows split into equal groups")},
     .unsupported = lifebench::simd_hwy::unsupported,
     .make = lifebench::make_simulator<lifebench::simd_hwy::SimdSimulator>})

@@ -38,11 +38,7 @@ ExperimentInfo from_own_description() {
     }
   }
   return ExperimentInfo{
-      .name = name,
-      .family = d.family,
-      .backend = d.backend,
-      .source = d.source,
-      .technique = d.technique,
+      .about = {name, d.family, d.backend, d.source, d.technique},
       .axes = {},
       .unavailable = [unavailable] { return unavailable; },
       .unsupported =

@@ -151,9 +151,9 @@ ResultRecord base_result(const ExperimentInfo& info, const Params& params,
                          const std::shared_ptr<const PatternInput>& pattern) {
   const auto simd = simd_targets();
   return ResultRecord{
-      .experiment = info.name,
-      .backend = info.backend,
-      .family = info.family,
+      .experiment = info.about.name,
+      .backend = info.about.backend,
+      .family = info.about.family,
       .params = params.values(),
       .problem = config.problem,
       .generations = config.generations,
@@ -227,7 +227,7 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
       return failed(ResultStatus::failed, *reason);
     }
     // Progress on stderr: the driver keeps its tail, which places a crash or a hang.
-    std::cerr << info.name << ": verified on " << result.verification->problem.to_string()
+    std::cerr << info.about.name << ": verified on " << result.verification->problem.to_string()
               << "; timing at least " << config.stopping.min_repetitions << " x "
               << config.generations << " generations on " << config.problem.to_string()
               << std::endl;

@@ -4,14 +4,14 @@ namespace lifebench::harness {
 
 void require_available(const ExperimentInfo& info) {
   if (auto reason = info.unavailable()) {
-    throw Unavailable(info.name + " is unavailable: " + *reason);
+    throw Unavailable(info.about.name + " is unavailable: " + *reason);
   }
 }
 
 std::optional<std::string> unsupported_reason(const ExperimentInfo& info, const Problem& problem,
                                               const Params& params) {
-  if (to_string(problem.rule.topology) != info.family) {
-    return info.name + " simulates the " + info.family + " family, not " +
+  if (to_string(problem.rule.topology) != info.about.family) {
+    return info.about.name + " simulates the " + info.about.family + " family, not " +
            to_string(problem.rule.topology) + " rules like " + problem.rule.to_string();
   }
   if (problem.rule.topology != Topology::cube && problem.shape.depth != 1) {
@@ -23,7 +23,7 @@ std::optional<std::string> unsupported_reason(const ExperimentInfo& info, const 
 
 void require_supported(const ExperimentInfo& info, const Problem& problem, const Params& params) {
   if (auto reason = unsupported_reason(info, problem, params)) {
-    throw Error(info.name + " cannot run " + problem.to_string() + ": " + *reason);
+    throw Error(info.about.name + " cannot run " + problem.to_string() + ": " + *reason);
   }
 }
 

@@ -79,14 +79,14 @@ std::optional<Shard> parse_shard(std::string_view text) {
 
 bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std::string>& fixed,
                      Shard shard, std::ostream& log) {
-  const FamilyMatrix matrix = matrix_for(info.family);
+  const FamilyMatrix matrix = matrix_for(info.about.family);
   int passed = 0;
   int failed = 0;
   int skipped = 0;
   std::uint64_t seed = 1;
   int runnable = 0; // problems run so far, in every part alike
   for (const auto& given : parameter_sets(info, fixed)) {
-    const Params params = resolve_params(info.name, info.axes, given);
+    const Params params = resolve_params(info.about.name, info.axes, given);
     const std::uint64_t crossing = verify_generations(info, params);
     for (const auto& rule_text : matrix.rules) {
       for (const Boundary boundary : {Boundary::torus, Boundary::dead}) {
@@ -124,7 +124,7 @@ bool run_conformance(const ExperimentInfo& info, const std::map<std::string, std
       }
     }
   }
-  log << info.name
+  log << info.about.name
       << (shard.count == 1
               ? ""
               : " part " + std::to_string(shard.index + 1) + " of " + std::to_string(shard.count))

@@ -8,11 +8,11 @@ namespace lifebench::harness {
 void describe(const ExperimentInfo& info, std::ostream& out) {
   const auto reason = info.unavailable();
   nlohmann::json description{
-      {"name", info.name},
-      {"family", info.family},
-      {"backend", info.backend},
-      {"source", info.source},
-      {"technique", info.technique},
+      {"name", info.about.name},
+      {"family", info.about.family},
+      {"backend", info.about.backend},
+      {"source", info.about.source},
+      {"technique", info.about.technique},
       {"axes", axes_json(info.axes)},
       {"available", !reason},
       {"reason", reason ? nlohmann::json(*reason) : nlohmann::json(nullptr)}};

@@ -86,7 +86,7 @@ int verify_command(const ExperimentInfo& info, const std::vector<std::string>& p
     return run_conformance(info, given, part, std::cout) ? 0 : 1;
   }
 
-  const Params params = resolve_params(info.name, info.axes, given);
+  const Params params = resolve_params(info.about.name, info.axes, given);
   const Problem problem = parse_problem(*problem_text);
   require_supported(info, problem, params);
   const std::uint64_t total = generations.value_or(verify_generations(info, params));
@@ -100,7 +100,7 @@ int verify_command(const ExperimentInfo& info, const std::vector<std::string>& p
 
 int main_with_errors(int argc, char** argv) {
   const ExperimentInfo& info = registered_experiment();
-  CLI::App app{info.name + ": " + info.technique};
+  CLI::App app{info.about.name + ": " + info.about.technique};
   app.require_subcommand(1);
   std::vector<std::string> pairs;
 
@@ -166,7 +166,7 @@ int main_with_errors(int argc, char** argv) {
   if (run_cmd->parsed()) {
     if (!run_request.input && !run_request.soup) throw Error("run needs --input or --soup");
     end_cleanly_on_interrupts();
-    run(info, resolve_params(info.name, info.axes, parse_param_pairs(pairs)), run_request);
+    run(info, resolve_params(info.about.name, info.axes, parse_param_pairs(pairs)), run_request);
     return 0;
   }
   if (verify_cmd->parsed()) {
@@ -174,7 +174,7 @@ int main_with_errors(int argc, char** argv) {
                           verify_shard);
   }
   require_optimised_build();
-  const Configuration configuration = bench_options.from_argv(info.name);
+  const Configuration configuration = bench_options.from_argv(info.about.name);
   const Params params = configuration.resolved_params(info.axes);
   const auto result = bench(info, params, configuration, bench_pattern(configuration));
   write_file_atomically(bench_options.json_out(),

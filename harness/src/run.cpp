@@ -130,7 +130,7 @@ std::filesystem::path write_soup_start(const std::filesystem::path& output, cons
 std::uint64_t run_origin(const ExperimentInfo& info, const Params& params,
                          const RunRequest& request) {
   const std::string text =
-      info.name + "\n" + params.to_string() + "\n" +
+      info.about.name + "\n" + params.to_string() + "\n" +
       (request.soup ? "soup " + *request.soup + " " + request.rule.value_or(std::string())
                     : std::string("file"));
   const std::uint64_t input = request.soup ? 0 : UniverseReader(*request.input).content_hash();
@@ -168,7 +168,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
   UniverseHeader start;
   if (request.soup) {
     soup = parse_soup(*request.soup);
-    start = UniverseHeader{soup_problem(*soup, request.rule, info.family), 0};
+    start = UniverseHeader{soup_problem(*soup, request.rule, info.about.family), 0};
   } else {
     start = UniverseReader(*request.input).header();
   }
@@ -217,7 +217,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
   }
   const auto began = std::chrono::steady_clock::now();
   info.advance_universe_file(*from, output, left, params, origin);
-  print_run_time(std::cerr, info.name, start.problem, left, seconds_since(began),
+  print_run_time(std::cerr, info.about.name, start.problem, left, seconds_since(began),
                  "steady_clock, with the file's reads and writes");
 }
 
@@ -244,7 +244,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
       return read;
     }
     const SoupSpec soup = parse_soup(*request.soup);
-    const Problem problem = soup_problem(soup, request.rule, info.family);
+    const Problem problem = soup_problem(soup, request.rule, info.about.family);
     require_runnable(info, params, problem, request.output); // before the grid is made
     require_room_to_run("--soup " + *request.soup, problem);
     return State{problem, make_soup(soup), 0};
@@ -258,7 +258,7 @@ void run(const ExperimentInfo& info, const Params& params, const RunRequest& req
   state.grid = simulator->download();
   state.generation = target;
   write_state(request.output, state);
-  print_run_time(std::cerr, info.name, state.problem, request.generations, seconds,
+  print_run_time(std::cerr, info.about.name, state.problem, request.generations, seconds,
                  simulator->clock());
 }
 

@@ -38,7 +38,8 @@ Problem smallest_plane(const ExperimentInfo& info, const Params& params, const R
       }
     }
   }
-  throw Error(info.name + " runs " + rule.to_string() + " on no plane of " + least.to_string() +
+  throw Error(info.about.name + " runs " + rule.to_string() + " on no plane of " +
+              least.to_string() +
               " cells or more (dead or torus, the sides rounded up to multiples of 1, 2, 4, ... " +
               std::to_string(largest) + "): " + first_refusal.value_or("no grid is valid"));
 }

@@ -142,12 +142,10 @@ std::unique_ptr<Simulator> make_multistep(const Problem& problem, const Params& 
 }
 
 /// The registration of a multi-step experiment (cuda-bpbc-shared, -shuffle) whose rows trade
-/// through Exchange<W>: `info` says name, source, technique and axes (multistep_axes), and
+/// through Exchange<W>: `info` says what it is (About) and its axes (multistep_axes), and
 /// `make` where the parameters choose the exchange (make_multistep<Exchange> if none).
 template <template <class W> class Exchange>
 ExperimentInfo multistep_experiment(ExperimentInfo info) {
-  info.family = "square";
-  info.backend = "cuda";
   info.unavailable =
       cuda::unavailable_for<&multistep_kernel<std::uint64_t, true, Exchange<std::uint64_t>>>;
   info.unsupported = unsupported_multistep;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <memory>
+#include <utility>
 
 namespace lifebench::hex {
 // Internal linkage for the table and all that fills or reads it: each file that includes this
@@ -84,12 +85,10 @@ private:
   dim3 grid_;
 };
 
-/// The registration of a ByteKernel experiment (hex-cuda-naive, -shared, -2cells): `info` says
-/// name, source and technique; the family, backend, availability, the heights its blocks
-/// cover and the simulator follow from the kernel.
-ExperimentInfo byte_kernel_experiment(ExperimentInfo info, const ByteKernel& kernel) {
-  info.family = "hex";
-  info.backend = "cuda";
+/// The registration of the ByteKernel experiment `about` (hex-cuda-naive, -shared, -2cells):
+/// its availability, the heights its blocks cover and its simulator follow from the kernel.
+ExperimentInfo byte_kernel_experiment(About about, const ByteKernel& kernel) {
+  ExperimentInfo info{.about = std::move(about)};
   info.unavailable = [step = kernel.torus] { return cuda::unavailable_reason(step); };
   info.unsupported = [rows = kernel.cells.y](const Problem& problem, const Params&) {
     return block_rows_unsupported(problem, rows);

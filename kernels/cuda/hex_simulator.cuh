@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <memory>
+#include <utility>
 
 namespace lifebench::hex {
 
@@ -50,12 +51,10 @@ private:
 using FillTable = void (*)(cuda::DeviceBuffer<std::uint8_t>& table, const Rule& rule,
                            cudaStream_t stream);
 
-/// The registration of a table experiment (hex-cuda-lut, -lut8): `info` says name, source and
-/// technique; the table has 2^`index_bits` entries, which `fill` writes.
-template <class Lookup>
-ExperimentInfo lut_experiment(ExperimentInfo info, int index_bits, FillTable fill) {
-  info.family = "hex";
-  info.backend = "cuda";
+/// The registration of the table experiment `about` (hex-cuda-lut, -lut8), whose table has
+/// 2^`index_bits` entries, which `fill` writes.
+template <class Lookup> ExperimentInfo lut_experiment(About about, int index_bits, FillTable fill) {
+  ExperimentInfo info{.about = std::move(about)};
   info.unavailable = cuda::unavailable_for<&lut_step<true, Lookup>>;
   info.unsupported = [](const Problem& problem, const Params&) { return lut_unsupported(problem); };
   info.make = [index_bits, fill](const Problem& problem,

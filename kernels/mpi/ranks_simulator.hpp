@@ -95,11 +95,11 @@ std::optional<std::string> ranks_unsupported(const Problem& problem, const Param
 /// counts the ranks in the parameters, `environment` is set for each (RankLaunch).
 inline ExperimentInfo ranks_experiment(ExperimentInfo info, int (*ranks)(const Params&),
                                        std::map<std::string, std::string> environment = {}) {
-  info.unavailable = [name = info.name, first = info.unavailable] {
+  info.unavailable = [name = info.about.name, first = info.unavailable] {
     if (auto reason = first()) return reason;
     return ranks_unavailable(name);
   };
-  info.make = [name = info.name, ranks, environment](
+  info.make = [name = info.about.name, ranks, environment](
                   const Problem& problem, const Params& params) -> std::unique_ptr<Simulator> {
     return std::make_unique<RanksSimulator>(problem, params,
                                             RankLaunch{name, ranks(params), environment});

@@ -20,12 +20,10 @@ namespace lifebench::opencl {
 
 /// What distinguishes the three experiments.
 struct StripTechnique {
-  std::string name;    ///< experiment name
+  About about;         ///< the experiment's (a square one, on the opencl backend)
   std::string kernel;  ///< its .cl file (sets EXCHANGE_LOCAL, includes strip.cl)
   bool exchange_local; ///< edges swapped through local memory (else a global buffer)
   bool has_work_per_thread;
-  std::string source;
-  std::string technique;
 };
 
 /// The launch geometry one configuration asks for.
@@ -62,8 +60,8 @@ inline cl::Program strip_program(const StripTechnique& technique, const Problem&
 class StripSimulator final : public WordGridSimulator {
 public:
   StripSimulator(const StripTechnique& technique, const Problem& problem, const Params& params)
-      : WordGridSimulator(technique.name, problem, params), shape_(technique, params) {
-    call(technique.name + ": setting up", [&] {
+      : WordGridSimulator(technique.about.name, problem, params), shape_(technique, params) {
+    call(technique.about.name + ": setting up", [&] {
       const cl::Program program = strip_program(technique, problem, shape_, runtime());
       if (!technique.exchange_local) {
         exchange_ = cl::Buffer(runtime().context(), CL_MEM_READ_WRITE,
@@ -182,11 +180,7 @@ inline ExperimentInfo strip_experiment(const StripTechnique& technique) {
   for (auto& axis : selection_axes())
     axes.push_back(std::move(axis));
   return ExperimentInfo{
-      .name = technique.name,
-      .family = "square",
-      .backend = "opencl",
-      .source = technique.source,
-      .technique = technique.technique,
+      .about = technique.about,
       .axes = std::move(axes),
       .unavailable = [] { return unavailable_reason(); },
       .unsupported = [technique](const Problem& problem, const Params& params)

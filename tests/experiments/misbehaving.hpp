@@ -44,11 +44,7 @@ private:
 template <typename Fault>
 ExperimentInfo misbehaving_experiment(const char* name, const char* technique, Fault fault) {
   return ExperimentInfo{
-      .name = name,
-      .family = "square",
-      .backend = "cpu",
-      .source = "test-only",
-      .technique = technique,
+      .about = {name, "square", "cpu", "test-only", technique},
       .axes = {},
       .make = [fault](const Problem& problem, const Params&) -> std::unique_ptr<Simulator> {
         return std::make_unique<MisbehavingSimulator<Fault>>(problem, fault);

@@ -113,13 +113,20 @@ private:
   std::map<std::string, std::string> values_;
 };
 
+/// What an experiment is, as `list` and `describe` show it. A registration gives all five as
+/// one value, in this order (`.about = {"cpu-trivial", "square", "cpu", "seed 000 ...",
+/// "one byte per cell, ..."}`), and designated fields only for the rest of ExperimentInfo.
+struct About {
+  std::string name;      ///< <backend>-<technique>[-<variant>], the directory's name
+  std::string family;    ///< "square", "hex" or "3d"
+  std::string backend;   ///< "cpu", "simd", "cuda" or "opencl"
+  std::string source;    ///< seed file and section reproduced, or "ours"
+  std::string technique; ///< one line
+};
+
 /// Everything the harness knows of one experiment.
 struct ExperimentInfo {
-  std::string name{};       ///< <backend>-<technique>[-<variant>], the directory's name
-  std::string family{};     ///< "square", "hex" or "3d"
-  std::string backend{};    ///< "cpu", "simd", "cuda" or "opencl"
-  std::string source{};     ///< seed file and section reproduced, or "ours"
-  std::string technique{};  ///< one line
+  About about{};            ///< what it is: name, family, backend, source, technique
   std::vector<Axis> axes{}; ///< none: the experiment has no parameters
   /// Why the backend cannot run on this machine (no GPU, no platform), or nothing.
   std::function<std::optional<std::string>()> unavailable = [] { return std::nullopt; };
