@@ -41,6 +41,9 @@ class Scaled:
     count: int
     kind: str  # "strong": the same universe; "weak": the same rows per rank
     transport: str
+    # The same configuration over the host's own link (NVLink, shared memory), for a socket
+    # run: its bands' compute without the network's cost.
+    twin: Result | None = None
 
     @property
     def efficiency(self) -> float:
@@ -50,11 +53,21 @@ class Scaled:
     def halo_steps(self) -> int:
         return int(self.result.params.get("halo_steps", "0") or 0)
 
-    def bands(self) -> Bands:
-        """cuda-nccl's bands (the exchange waited for), a rank at the base's rate."""
+    def bands(self, rank_rate: float | None = None) -> Bands:
+        """cuda-nccl's bands (the exchange waited for), a rank at `rank_rate`, else at the
+        base's rate."""
         width, height = _dims(self.result.shape)
-        return Bands(width, height, self.count, self.halo_steps, 1 / self.base.rate,
-                     overlapped=False)
+        return Bands(width, height, self.count, self.halo_steps,
+                     1 / (rank_rate or self.base.rate), overlapped=False)
+
+    def modelled(self, link: Network) -> float:
+        """The efficiency the model gives this run over `link`: its bands computed at the
+        rate a rank reached with the host's own link where the run has a twin there (strong
+        bands of fewer rows are slower on the GPU, which no link explains), else the base's."""
+        if self.twin is None:
+            return self.bands().efficiency(link)
+        rank_rate = self.twin.rate / self.count
+        return rank_rate / self.base.rate * self.bands(rank_rate).efficiency(link)
 
     def exchange(self) -> tuple[float, float]:
         """(bytes a rank sent, seconds a pass took beyond the band's compute): an exchange
@@ -112,8 +125,20 @@ def scaled(runs: list[Run]) -> list[Scaled]:
                 if same and kind and kind not in paired:
                     paired.add(kind)
                     out.append(Scaled(r, base, count, kind, r.params.get("transport", "host")))
+    for s in out:
+        if s.transport != "host":
+            s.twin = next((t.result for t in out if t.transport == "host" and _twins(s, t)),
+                          None)
     return sorted(out, key=lambda s: (s.result.experiment, s.transport, s.kind,
                                       s.result.shape, s.count, s.halo_steps))
+
+
+def _twins(a: Scaled, b: Scaled) -> bool:
+    """The same configuration of one run but for its transport."""
+    return (a.result.experiment == b.result.experiment and a.result.run is b.result.run
+            and a.result.shape == b.result.shape and a.result.generations == b.result.generations
+            and a.count == b.count and a.halo_steps == b.halo_steps
+            and _matched(a.result) == _matched(b.result))
 
 
 def socket_link(measured: list[Scaled]) -> Network | None:
@@ -136,6 +161,32 @@ def paper_rate(runs: list[Run]) -> Result | None:
     return max(found, key=lambda r: (r.run.started, r.rate)) if found else None
 
 
+def paper_bands(rate: Result) -> list[Result]:
+    """The verified several-GPU runs of the paper's problem in the run of `rate` (its one-GPU
+    rate on the same universe and generations)."""
+    return [r for r in rate.run.results
+            if r.experiment in COUNTS and r.shape == PAPER_SHAPE and r.verified and r.rate
+            and (_count(r) or 0) > 1 and r.generations == rate.generations]
+
+
+def _paper_bands_table(rate: Result, found: list[Result]) -> str:
+    rows = []
+    for r in found:
+        count = _count(r) or 1
+        efficiency = r.rate / (count * rate.rate)
+        rows.append(f'<tr data-paper="{html.esc(r.config_id)}"><td>{html.esc(r.experiment)}</td>'
+                    f'<td>{html.esc(r.params.get("transport", "host"))}</td>'
+                    f'<td class="n">{count}</td>'
+                    f'<td class="n">{html.esc(r.params.get("halo_steps", "-"))}</td>'
+                    f'<td class="n">{r.rate / 1e12:.3g}</td>'
+                    f'<td class="n" data-efficiency="{efficiency:.4f}">{efficiency:.1%}</td></tr>')
+    return ("<p>Measured in the same run: the paper&rsquo;s universe in bands over this "
+            "host&rsquo;s GPUs (strong scaling from cuda-life-wide&rsquo;s one GPU, the same "
+            "kernel on the whole universe).</p>" + '<table class="list">' + html.header_row(
+                "experiment", "transport", "GPUs", "halo_steps", "10<sup>12</sup> updates/s",
+                "efficiency") + "".join(rows) + "</table>")
+
+
 def predicted(rank_rate: float, links: list[Network],
               hosts: tuple[int, ...] = HOSTS) -> dict[tuple[str, str], list[float]]:
     """Each (link, strong | weak)'s efficiency on each count of hosts, the paper's universe
@@ -156,7 +207,7 @@ def _measured_table(measured: list[Scaled], link: Network | None) -> str:
         model = ""
         if (link is not None and s.result.experiment == "cuda-nccl"
                 and s.transport == "sockets"):
-            model = f"{s.bands().efficiency(link):.1%}"
+            model = f"{s.modelled(link):.1%}"
         rows.append(
             f'<tr data-scaled="{html.esc(s.result.config_id)}"><td>{html.esc(s.result.experiment)}'
             f"</td><td>{html.esc(s.transport)}</td><td>{s.kind}</td>"
@@ -213,7 +264,10 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
                         f"bytes): latency {link.latency_s * 1e6:.3g} &micro;s, bandwidth "
                         f"{link.bytes_per_s * 8 / 1e9:.3g} Gb/s, fitted to the weak-scaling "
                         "socket runs; the model column is that link on every socket run (the "
-                        "strong ones were not fitted).</p>")
+                        "strong ones were not fitted), its bands computed at the rate a GPU "
+                        "reached in the same configuration over the host&rsquo;s own link where "
+                        "the run has it: strong scaling&rsquo;s shorter bands are slower on the "
+                        "GPU itself, which no link explains.</p>")
         if rate is None:
             continue
         links = list(LINKS) + ([link] if link is not None else [])
@@ -226,6 +280,8 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
                     f"{PAPER_HALO_STEPS}, 10 &micro;s a message, the exchange not overlapped "
                     "(as cuda-nccl); weak scaling keeps 524288&sup2; a host.</p>")
         body.append(_prediction_table(curves))
+        if found := paper_bands(rate):
+            body.append(_paper_bands_table(rate, found))
         image = f"scaling-{slug(machine.name)}.png"
         size = plots.scaling_plot(curves, HOSTS, stage / image)
         body.append(html.img((image, size), "predicted efficiency against hosts"))

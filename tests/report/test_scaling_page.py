@@ -62,6 +62,10 @@ def folder_results() -> list[dict]:
                                  "bands": "measured"}),
         synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
                          generations=16384, rate=3.82e13, device="H100"),
+        # the paper's universe on four GPUs, beside cuda-life-wide's one GPU
+        synthetic.result("cuda-multigpu", backend="cuda", shape="524288x524288",
+                         generations=16384, rate=4 * 0.98 * 3.82e13, device="H100",
+                         params={"gpus": "4", "halo_steps": "64"}),
     ]
 
 
@@ -95,6 +99,18 @@ class ScalingPage(unittest.TestCase):
         strong = [s for s in measured if s.kind == "strong"]
         self.assertIsNone(scaling_page.socket_link(strong))  # never fitted to strong runs
 
+    def test_the_model_computes_a_socket_runs_bands_at_its_host_twins_rate(self):
+        measured = scaling_page.scaled(self.runs)
+        found = {(s.kind, s.halo_steps): s for s in measured
+                 if s.result.experiment == "cuda-nccl" and s.transport == "sockets"}
+        twin = found[("strong", 64)]
+        self.assertEqual(twin.twin.rate, 1.9 * ONE_GPU)  # the host run of 2 GPUs, halo 64
+        bands = scaling_model.Bands(WIDTH, 131072, 2, 64, 2 / (1.9 * ONE_GPU), overlapped=False)
+        self.assertAlmostEqual(twin.modelled(LINK), 0.95 * bands.efficiency(LINK))
+        alone = found[("strong", 256)]  # no host run of 2 GPUs at halo 256: the base's rate
+        self.assertIsNone(alone.twin)
+        self.assertAlmostEqual(alone.modelled(LINK), alone.efficiency)
+
     def test_the_prediction_is_the_models_from_the_measured_rate(self):
         rate = scaling_page.paper_rate(self.runs)
         self.assertEqual(rate.rate, 3.82e13)
@@ -121,6 +137,9 @@ class ScalingPage(unittest.TestCase):
         row = re.search(r'<tr data-link="100 Gb/s" data-kind="strong">(.*?)</tr>', text).group(1)
         self.assertEqual(re.findall(r'<td class="n">(.*?)</td>', row), ["99.7%", "98.8%", "91.4%"])
         self.assertTrue(list(out.glob("scaling-*.png")))
+        paper = re.search(r'<tr data-paper="[^"]*">(.*?)</tr>', text).group(1)
+        self.assertEqual(re.findall(r'<td class="n"[^>]*>(.*?)</td>', paper),
+                         ["4", "64", "150", "98.0%"])
 
     def test_nothing_to_show(self):
         folder = synthetic.write_run(self.work / "cpu", [synthetic.result("cpu-bpbc", rate=1e9)])
