@@ -45,7 +45,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
            " + 2 x halo_steps = " + std::to_string(Kernel::group + 2 * steps) + " rows of " +
            std::to_string(UniverseHeader{problem, 0}.words_per_row() * 8) + " bytes";
   }
-  return outofcore::folder_unsupported(params);
+  return outofcore::folder_unsupported(problem, params, 2);
 }
 
 template <class Kernel> class OutOfCoreSimulator final : public Simulator {

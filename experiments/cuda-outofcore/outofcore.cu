@@ -50,6 +50,7 @@ struct Plan {
   std::optional<tiles::Partition> parts; ///< none: "auto"
   int halo_steps = 0;
   bool overlap = true;
+  bool drop_cache = false; ///< each pass's file out of the page cache once on the disk
   std::int64_t memory = 0; ///< bytes of pinned host slots at most
   wide::Config kernel;
   bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen with the layout
@@ -72,6 +73,7 @@ Plan plan_of(const Params& params) {
   if (steps < 1 || steps > 65536) throw Error("halo_steps must be 1 ... 65536");
   plan.halo_steps = static_cast<int>(steps);
   plan.overlap = params.get("overlap") == "on";
+  plan.drop_cache = outofcore::cache_dropped(params);
   plan.memory = params.get_bytes("memory");
   plan.fitted_rows = params.get("rows_per_thread") == "auto";
   if (plan.fitted_rows) {
@@ -431,15 +433,23 @@ public:
       if (committing.valid()) committing.get(); // passes reach `out` in order
       if (generations > 0) reader = std::make_unique<UniverseReader>(file->temporary());
       if (plan_.overlap && generations > 0) {
-        committing = std::async(std::launch::async, [file = std::move(file)] { file->commit(); });
+        committing = std::async(std::launch::async,
+                                [this, file = std::move(file), out] { commit(*file, out); });
       } else {
-        file->commit();
+        commit(*file, out);
       }
       seconds.write += seconds_since(start);
     }
   }
 
 private:
+  /// A pass to the disk and into place, then out of the page cache where the plan says so:
+  /// the next pass reads it from the disk.
+  void commit(UniverseBlockWriter& file, const fs::path& out) const {
+    file.commit();
+    if (plan_.drop_cache) drop_from_page_cache(out);
+  }
+
   [[nodiscard]] std::span<std::uint64_t> slot(int s) const {
     return {slots_[static_cast<std::size_t>(s)].data(), slots_[static_cast<std::size_t>(s)].size()};
   }
@@ -506,7 +516,7 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   } catch (const Error& error) {
     return error.what();
   }
-  return outofcore::folder_unsupported(params);
+  return outofcore::folder_unsupported(problem, params, 2);
 }
 
 } // namespace
@@ -549,7 +559,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                 .allowed = {},
                 .description = "pinned host memory budget for the slots of sub-universes "
                                "or bands (bytes, or with K, M, G)"},
-               lifebench::outofcore::folder_axis()});
+               lifebench::outofcore::folder_axis(),
+               lifebench::outofcore::cache_axis()});
           for (auto& axis : axes) {
             if (axis.name != "rows_per_thread") continue;
             axis.allowed.emplace_back("auto");

@@ -194,6 +194,17 @@ void MappedFileWriter::commit() {
   sync_folder_of(target_);
 }
 
+void drop_from_page_cache(const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot open " + file.string() + ": " + os_reason());
+  const int error = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+  if (error != 0) {
+    throw Error("cannot drop " + file.string() +
+                " from the page cache: " + std::generic_category().message(error));
+  }
+}
+
 void remove_temporaries_in_progress() noexcept {
   for (std::size_t slot = 0; slot < kSlots; ++slot) {
     if (g_published[slot].load()) ::unlink(g_temporaries[slot].data());

@@ -9,6 +9,7 @@
 #include "lifebench/storage.hpp"
 #include "lifebench/universe.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -26,17 +27,42 @@ inline Axis folder_axis() {
           .role = AxisRole::host_folder};
 }
 
+inline Axis cache_axis() {
+  return {.name = "cache",
+          .default_value = "kept",
+          .allowed = {"kept", "dropped"},
+          .description = "the universe file in the host's page cache: kept (as the system "
+                         "chooses), or dropped as each pass reaches the disk, so that the "
+                         "next reads it from the disk (a file larger than memory)"};
+}
+
+/// Whether `params` drop the universe file from the page cache (cache_axis()).
+inline bool cache_dropped(const Params& params) {
+  return params.has("cache") && params.get("cache") == "dropped";
+}
+
 inline std::filesystem::path folder_of(const Params& params) {
   const std::string& folder = params.get("folder");
   return folder == "temp" ? std::filesystem::temp_directory_path() : std::filesystem::path(folder);
 }
 
-/// Why the `folder` parameter cannot hold the universe file, or nothing.
-inline std::optional<std::string> folder_unsupported(const Params& params) {
+/// Why the `folder` parameter cannot hold `files` universe files of `problem` at once (the
+/// file and the next pass written beside it: 2), or nothing: not a folder, or less free space
+/// there than they take, refused before a run that would fail midway.
+inline std::optional<std::string> folder_unsupported(const Problem& problem, const Params& params,
+                                                     int files) {
   const std::filesystem::path folder = folder_of(params);
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error)) {
     return "folder " + folder.string() + " is not a folder";
+  }
+  const std::int64_t file_bytes = UniverseHeader{problem, 0}.file_bytes();
+  const std::filesystem::space_info space = std::filesystem::space(folder, error);
+  const auto needed = static_cast<std::uintmax_t>(files) * static_cast<std::uintmax_t>(file_bytes);
+  if (!error && space.available < needed) {
+    return std::to_string(files) + " universe file" + (files > 1 ? "s" : "") + " of " +
+           std::to_string(file_bytes) + " bytes need " + std::to_string(needed) +
+           " bytes free in " + folder.string() + ": " + std::to_string(space.available) + " are";
   }
   return std::nullopt;
 }
@@ -48,7 +74,8 @@ public:
       : problem_(problem),
         path_(folder_of(params) /
               ("lifebench-" + user + "-" + std::to_string(std::random_device{}()) +
-               std::to_string(std::random_device{}()) + ".lbu")) {}
+               std::to_string(std::random_device{}()) + ".lbu")),
+        drop_cache_(cache_dropped(params)) {}
   ~UniverseFile() {
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);
@@ -57,8 +84,18 @@ public:
   UniverseFile& operator=(const UniverseFile&) = delete;
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  void upload(const Grid& grid) const { write_state(path_, State{problem_, grid, 0}); }
-  void upload_soup(const SoupSpec& soup) const { write_soup_universe(path_, problem_, soup); }
+  void upload(const Grid& grid) const {
+    write_state(path_, State{problem_, grid, 0});
+    written();
+  }
+  void upload_soup(const SoupSpec& soup) const {
+    write_soup_universe(path_, problem_, soup);
+    written();
+  }
+  /// After the file is written and synced: out of the page cache if the parameters say so.
+  void written() const {
+    if (drop_cache_) drop_from_page_cache(path_);
+  }
   [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
   /// The file's entries of Simulator::device(): its folder, what holds it, and its size.
   void describe(std::map<std::string, std::string>& info) const {
@@ -70,6 +107,7 @@ public:
 private:
   Problem problem_;
   std::filesystem::path path_;
+  bool drop_cache_;
 };
 
 } // namespace lifebench::outofcore

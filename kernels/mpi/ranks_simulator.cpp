@@ -276,7 +276,7 @@ std::optional<std::string> ranks_unsupported(const Problem& problem, const Param
           Bands{problem.shape.height, ranks, static_cast<int>(halo_steps)}.unsupported()) {
     return reason;
   }
-  return outofcore::folder_unsupported(params);
+  return outofcore::folder_unsupported(problem, params, 1);
 }
 
 } // namespace lifebench::mpi

@@ -3,6 +3,7 @@ harness/RESULTS.md, and faults that cost one configuration and no more."""
 import json
 import os
 import re
+import shutil
 import textwrap
 import time
 
@@ -259,6 +260,33 @@ class Bench(lbtest.CliTestCase):
         proc = self.bench(sweep(run, run))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(len(self.box.bench_calls("fake")), 1)
+
+
+
+
+class FolderSpace(lbtest.CliTestCase):
+    def test_a_universe_larger_than_the_free_disk_is_unsupported_before_any_write(self):
+        folder = lbtest.experiment_folder(self, "cpu-outofcore")
+        universe = self.box.path("universe")
+        os.makedirs(universe)
+        two_files = 2 * (1 << 40) // 8  # the file and the next pass of 2^40 cells, a bit a cell
+        if shutil.disk_usage(universe).free >= two_files:
+            self.skipTest("this disk holds two universe files of 2^40 cells")
+        path = self.box.write("sweep.toml", sweep(
+            f"""experiment = "cpu-outofcore"
+                shape = "1048576x1048576"
+                generations = 1
+                params = {{ folder = "{universe}" }}
+            """))
+        proc = self.box.run("bench", "--sweep", path, "--out", "out", "--experiments", folder)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("1 unsupported", proc.stdout + proc.stderr)
+        with open(self.box.path("out/cpu-outofcore.json")) as f:
+            (result,) = json.load(f)["configurations"]
+        self.assertEqual(result["status"], "unsupported")
+        self.assertRegex(result["reason"], r"^2 universe files of 137438957568 bytes need "
+                                           r"274877915136 bytes free in .*universe: \d+ are$")
+        self.assertEqual(os.listdir(universe), [])  # nothing written, nothing reserved
 
 
 if __name__ == "__main__":

@@ -5,10 +5,15 @@
 #include "lifebench/state_io.hpp"
 #include "test_support.hpp"
 
+#include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
 #include <random>
 #include <sstream>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 namespace lifebench {
 namespace {
@@ -329,6 +334,36 @@ TEST_F(StateIo, AtomicWriteIntoAMissingDirectory) {
               write_file_atomically(file("no/such/dir/target"), [](std::ostream&) {});
             }).find("No such file or directory"),
             std::string::npos);
+}
+
+/// How many of `file`'s pages the page cache holds (mincore on a map of it).
+std::size_t resident_pages(const std::filesystem::path& file) {
+  const auto size = static_cast<std::size_t>(std::filesystem::file_size(file));
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in_core((size + page - 1) / page);
+  ::mincore(map, size, in_core.data());
+  ::munmap(map, size);
+  return static_cast<std::size_t>(
+      std::count_if(in_core.begin(), in_core.end(), [](unsigned char c) { return (c & 1) != 0; }));
+}
+
+TEST_F(StateIo, ASyncedFileDroppedFromThePageCacheIsReadFromTheDisk) {
+  struct statfs where {};
+  ASSERT_EQ(::statfs(file("").c_str(), &where), 0);
+  if (where.f_type == TMPFS_MAGIC) GTEST_SKIP() << "tmpfs keeps its files in memory";
+  const std::filesystem::path path = file("pages.bin");
+  {
+    MappedFileWriter writer(path, std::int64_t{4} << 20);
+    std::fill(writer.bytes().begin(), writer.bytes().end(), std::byte{0x5a});
+    writer.commit(); // synced: every page clean, still cached
+  }
+  ASSERT_GT(resident_pages(path), 0U);
+  drop_from_page_cache(path);
+  EXPECT_EQ(resident_pages(path), 0U);
+  EXPECT_THROW(drop_from_page_cache(file("missing.bin")), Error);
 }
 
 } // namespace

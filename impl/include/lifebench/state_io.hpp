@@ -117,6 +117,12 @@ private:
   std::span<std::byte> bytes_;
 };
 
+/// Drops `file`'s pages from the host's page cache (posix_fadvise DONTNEED), so that what
+/// reads it next comes from the disk, as on a machine whose memory cannot hold it. Only pages
+/// already on the disk go: call it after the file is synced (MappedFileWriter::commit()).
+/// A file system that keeps files in memory (tmpfs) keeps them. Throws Error.
+void drop_from_page_cache(const std::filesystem::path& file);
+
 /// Removes the temporaries that write_file_atomically() and MappedFileWriter are writing now,
 /// and the others noted (TemporaryInProgress): for a handler of a signal that ends the
 /// process midway, so that it leaves none behind. Async-signal-safe: it only reads fixed
