@@ -69,6 +69,15 @@ class TempDir(unittest.TestCase):
         (folder / name).write_text(textwrap.dedent(text))
         return folder
 
+    def shipped_tables(self, *stems: str) -> Path:
+        """A folder of only the shipped tables a test reads: the generator draws a plot of
+        every table it is given, a second or more each."""
+        folder = self.tmp / "shipped-tables"
+        folder.mkdir(exist_ok=True)
+        for stem in stems:
+            shutil.copy(TABLES / f"{stem}.toml", folder)
+        return folder
+
     def assert_one_line_error(self, proc: subprocess.CompletedProcess, *needles: str):
         self.assertNotEqual(proc.returncode, 0, proc.stdout)
         lines = proc.stderr.strip().splitlines()
@@ -973,21 +982,34 @@ class PhaseTest(TempDir):
                 self.assertIn("configurations[0].timing.phases", str(caught.exception))
 
 
+def generate_standard(tmp: Path, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
+    """The report of the standard results (and `more` options) in tmp/report."""
+    res = synthetic.standard_run(tmp / "results")
+    experiments = synthetic.write_experiments(tmp / "experiments")
+    out = tmp / "report"
+    return (
+        run_generator(
+            "--results", res, *more, "--tables", TABLES, "--experiments", experiments,
+            "--out", out,
+        ),
+        out,
+    )
+
+
 class ReportTest(TempDir):
+    @classmethod
+    def setUpClass(cls):
+        # The standard report with no other option, generated once: the tests that only read
+        # it share it (a generation draws every table's plot, seconds each).
+        shared = Path(tempfile.mkdtemp(prefix="lifebench-report-test-"))
+        cls.addClassCleanup(shutil.rmtree, shared, True)
+        cls.standard = generate_standard(shared)
+
     def generate_standard(self, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
-        res = synthetic.standard_run(self.tmp / "results")
-        experiments = synthetic.write_experiments(self.tmp / "experiments")
-        out = self.tmp / "report"
-        return (
-            run_generator(
-                "--results", res, *more, "--tables", TABLES, "--experiments", experiments,
-                "--out", out,
-            ),
-            out,
-        )
+        return generate_standard(self.tmp, *more)
 
     def test_a_cell_lists_other_problems_and_says_where_it_was_measured(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
         c = cell(root, "measured", "CPU", "word-per-cell")
@@ -1004,7 +1026,7 @@ class ReportTest(TempDir):
         self.assertIn("other problem: grid 256x256", root.find("table", cls="configs").text)
 
     def test_seed000_gpu_our_device_beside_the_a40_and_the_original(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "seed000-gpu.html").read_text())
         measured_grid = root.find("table", id="measured")
@@ -1080,7 +1102,7 @@ class ReportTest(TempDir):
                       standard.find(cls="num").attrs["title"])
 
     def test_index_is_a_dashboard_and_every_table_downloads_what_its_page_shows(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         index = dom.parse((out / "index.html").read_text())
         stems = sorted(p.stem for p in TABLES.glob("*.toml"))
@@ -1162,7 +1184,7 @@ class ReportTest(TempDir):
         self.assertEqual(text.count("GPUs at once"), 2)  # the other run ran one at a time
 
     def test_fraction_of_bound_and_rooflines(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         index = dom.parse((out / "configurations.html").read_text())
         figures = dom.parse((out / "figures.html").read_text())
@@ -1234,7 +1256,7 @@ class ReportTest(TempDir):
         )
 
     def test_standard_report(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(proc.stdout.strip().splitlines()[-1], str((out / "index.html").resolve()))
         for name in (
@@ -1275,7 +1297,7 @@ class ReportTest(TempDir):
         )
 
     def test_phase_cells_in_the_standard_report(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table3.html").read_text())
         for (row, column), (status, value, text) in synthetic.PHASES_EXPECT.items():
@@ -1288,7 +1310,7 @@ class ReportTest(TempDir):
         self.assertTrue(any("SSD read" in h and "phase read" in h for h in headers), headers)
 
     def test_results_text_is_escaped(self):
-        proc, out = self.generate_standard()
+        proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
         text = (out / "configurations.html").read_text()
         self.assertNotIn("<script>", text)
@@ -1440,9 +1462,10 @@ class OneRunTest(TempDir):
     def page(self, *folders: Path) -> dom.Node:
         out = self.tmp / "report"
         args = [a for f in folders for a in ("--results", f)]
-        proc = run_generator(*args, "--tables", TABLES, "--out", out)
+        proc = run_generator(*args, "--tables", self.shipped_tables(self.fujita.stem),
+                             "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        return dom.parse((out / "fujita2017-table1.html").read_text())
+        return dom.parse((out / self.fujita.page).read_text())
 
     def test_two_machines_are_two_grids(self):
         cpu = ("CPU", "SINGLE-WORD")
@@ -1606,8 +1629,8 @@ class HistoryTest(TempDir):
         self.assertNotIn("double", series.config_id)  # the tied configuration, not the fastest
 
         out = self.tmp / "report"
-        proc = run_generator(*[a for f in folders for a in ("--results", f)], "--tables", TABLES,
-                             "--out", out)
+        proc = run_generator(*[a for f in folders for a in ("--results", f)],
+                             "--tables", self.shipped_tables("fujita2017-table1"), "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         page = dom.parse((out / "history.html").read_text())
         heading = page.find("h2", data_history="alpha")
@@ -1651,15 +1674,16 @@ class HistoryTest(TempDir):
     def test_history_folders_reach_the_history_page_not_the_tables(self):
         old, new = self.commit(1, 1.0e9, 0.01), self.commit(2, 2.0e9, 0.01)
         out = self.tmp / "report"
+        table1 = self.shipped_tables("fujita2017-table1")
         proc = run_generator("--results", new, "--history", old, "--history", new,
-                             "--tables", TABLES, "--out", out)
+                             "--tables", table1, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         page = dom.parse((out / "history.html").read_text())
         self.assertEqual(page.find("h2", data_history="alpha").attrs["data-commits"], "2")
         self.assertNotIn("c1", (out / "fujita2017-table1.html").read_text())
         self.assertIn("c2", (out / "fujita2017-table1.html").read_text())
         proc = run_generator("--results", new, "--history", self.tmp / "nowhere",
-                             "--tables", TABLES, "--out", out)
+                             "--tables", table1, "--out", out)
         self.assertEqual(proc.returncode, 1)
         self.assertIn("--history: not a results folder", proc.stderr)
 
