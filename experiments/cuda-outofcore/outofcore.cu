@@ -516,7 +516,10 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   } catch (const Error& error) {
     return error.what();
   }
-  return outofcore::folder_unsupported(problem, params, 2);
+  // The file and the pass written beside it; with overlap, the pass before is still on its way
+  // to the disk when the next one's space is reserved.
+  const int files = params.get("overlap") == "on" ? 3 : 2;
+  return outofcore::folder_unsupported(problem, params, files);
 }
 
 } // namespace

@@ -158,6 +158,18 @@ void require_same_run(const UniverseHeader& done, std::uint64_t origin,
   }
 }
 
+/// `params` with the experiment's universe-file folder (AxisRole::host_folder) set to
+/// `output`'s: a streamed run writes its passes beside the output, so that is the folder whose
+/// free space its checks must see.
+Params beside(const ExperimentInfo& info, const Params& params,
+              const std::filesystem::path& output) {
+  const Axis* folder = axis_with_role(info.axes, AxisRole::host_folder);
+  if (folder == nullptr) return params;
+  auto values = params.values();
+  values[folder->name] = std::filesystem::absolute(output).parent_path().string();
+  return Params(std::move(values));
+}
+
 /// `run` that streams (is_streamed), from the input universe file or from a soup written a row
 /// at a time. With `resume`, a universe `output` that this very run wrote (run_origin: the
 /// same input and parameters) of the same problem between the input's generation and the
@@ -172,7 +184,7 @@ void run_streamed(const ExperimentInfo& info, const Params& params, const RunReq
   } else {
     start = UniverseReader(*request.input).header();
   }
-  require_runnable(info, params, start.problem, output);
+  require_runnable(info, beside(info, params, output), start.problem, output);
   const std::uint64_t target = generation_after(start.generation, request.generations);
   std::error_code error;
   const bool in_place = !soup && std::filesystem::equivalent(*request.input, output, error);

@@ -201,6 +201,21 @@ class RunStreamed(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.contents(memory), self.contents(as_rle))
 
+    def test_the_folder_checked_is_the_outputs(self):
+        # A streamed run writes its passes beside --output: the experiment's folder parameter,
+        # which its in-memory runs use, is not where it needs room.
+        streamed = self.box.path("streamed.lbu")
+        proc = self.advance(10, streamed, "--param", "folder=" + self.box.path("no-such-folder"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.converted(streamed), self.converted_reference(10))
+
+    def converted_reference(self, generations):
+        memory = self.box.path("reference-%d.rle" % generations)
+        proc = self.lifebench_run("--input", self.start, "--generations", str(generations),
+                                  "--output", memory, impl="cpu-trivial")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return self.contents(memory)
+
     def converted(self, universe):
         """The universe file as RLE text, converted by a plain run."""
         as_rle = universe[:-len(".lbu")] + ".rle"
