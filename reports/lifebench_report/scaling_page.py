@@ -61,10 +61,11 @@ class Scaled:
                      1 / (rank_rate or self.base.rate), overlapped=False)
 
     def modelled(self, link: Network) -> float:
-        """The efficiency the model gives this run over `link`: its bands computed at the
-        rate a rank reached with the host's own link where the run has a twin there (strong
-        bands of fewer rows are slower on the GPU, which no link explains), else the base's."""
-        if self.twin is None:
+        """The efficiency the model gives this run over `link`: a strong run's bands computed
+        at the rate a rank reached with the host's own link where the run has a twin there
+        (strong bands of fewer rows are slower on the GPU, which no link explains), else, as
+        the link was fitted (a weak rank keeps the base's band), at the base's rate."""
+        if self.twin is None or self.kind == "weak":
             return self.bands().efficiency(link)
         rank_rate = self.twin.rate / self.count
         return rank_rate / self.base.rate * self.bands(rank_rate).efficiency(link)
@@ -264,10 +265,10 @@ def scaling_page(runs: list[Run], stage: Path, generated: str) -> str:
                         f"bytes): latency {link.latency_s * 1e6:.3g} &micro;s, bandwidth "
                         f"{link.bytes_per_s * 8 / 1e9:.3g} Gb/s, fitted to the weak-scaling "
                         "socket runs; the model column is that link on every socket run (the "
-                        "strong ones were not fitted), its bands computed at the rate a GPU "
-                        "reached in the same configuration over the host&rsquo;s own link where "
-                        "the run has it: strong scaling&rsquo;s shorter bands are slower on the "
-                        "GPU itself, which no link explains.</p>")
+                        "strong ones were not fitted), a strong run&rsquo;s bands computed at the "
+                        "rate a GPU reached in the same configuration over the host&rsquo;s own "
+                        "link where the run has it: strong scaling&rsquo;s shorter bands are "
+                        "slower on the GPU itself, which no link explains.</p>")
         if rate is None:
             continue
         links = list(LINKS) + ([link] if link is not None else [])

@@ -110,6 +110,9 @@ class ScalingPage(unittest.TestCase):
         alone = found[("strong", 256)]  # no host run of 2 GPUs at halo 256: the base's rate
         self.assertIsNone(alone.twin)
         self.assertAlmostEqual(alone.modelled(LINK), alone.efficiency)
+        weak = found[("weak", 64)]  # a twin, but weak: at the base's rate, as the link was fitted
+        self.assertIsNotNone(weak.twin)
+        self.assertAlmostEqual(weak.modelled(LINK), weak.efficiency)
 
     def test_the_prediction_is_the_models_from_the_measured_rate(self):
         rate = scaling_page.paper_rate(self.runs)
