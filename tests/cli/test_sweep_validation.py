@@ -101,7 +101,7 @@ class SweepValidation(lbtest.CliTestCase):
             self.assertOneErrorLine(proc, "sweep.toml:", "run #2",
                                     "more than 100000 configurations in the file")
             self.assertLess(peak_mib, 200)
-            self.assertLess(seconds, 20, "CPU seconds")
+            self.assertLess(seconds, 5, "CPU seconds")  # about 0.6 refused, 22 expanded
             self.assertFalse(os.path.exists(self.box.path("out")))
 
     def test_sweeps_past_the_limit_together_are_refused(self):
