@@ -47,10 +47,11 @@ struct Band {
 class MultiGpuSimulator final : public Simulator {
 public:
   MultiGpuSimulator(const Problem& problem, const Params& params)
-      : problem_(problem), config_(wide::config_of(params)), halo_(halo_steps_of(params)),
+      : problem_(problem), halo_(halo_steps_of(params)),
         words_per_row_(static_cast<unsigned>(problem.shape.width / 32)) {
     const int gpus = wide::gpus_of(params);
     const std::int64_t rows = problem.shape.height / gpus;
+    config_ = wide::config_for_grid(params, words_per_row_, rows + 2 * std::int64_t{halo_});
     for (int g = 0; g < gpus; ++g) {
       LIFEBENCH_CUDA_CALL(cudaSetDevice(g));
       auto band = std::make_unique<Band>();
@@ -139,6 +140,7 @@ public:
     info["gpus"] = std::to_string(bands_.size());
     info["rows_per_gpu"] = std::to_string(bands_.front()->rows);
     info["peer_links"] = std::to_string(peer_links_);
+    info["rows_per_thread_chosen"] = std::to_string(config_.rows);
     return info;
   }
 
@@ -182,9 +184,9 @@ private:
   }
 
   Problem problem_;
-  wide::Config config_;
   int halo_;
   unsigned words_per_row_;
+  wide::Config config_; ///< rows_per_thread=auto: the rows chosen for the bands
   std::vector<std::unique_ptr<Band>> bands_;
   int peer_links_ = 0;
 };

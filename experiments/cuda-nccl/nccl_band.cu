@@ -26,7 +26,7 @@ public:
   NcclBand(const mpi::RankContext& context, const ncclUniqueId& id)
       : rank_(context.rank), bands_(context.bands),
         words_(static_cast<unsigned>(context.row_words * 2)), rows_(context.rows()),
-        halo_(context.bands.halo_steps), config_(wide::config_of(context.params)) {
+        halo_(context.bands.halo_steps) {
     int devices = 0;
     LIFEBENCH_CUDA_CALL(cudaGetDeviceCount(&devices));
     if (context.local_ranks > devices) {
@@ -34,6 +34,8 @@ public:
                   std::to_string(devices) + " CUDA devices: cuda-nccl runs one rank per GPU");
     }
     LIFEBENCH_CUDA_CALL(cudaSetDevice(context.local_rank));
+    // rows_per_thread=auto asks this rank's GPU for its SMs.
+    config_ = wide::config_for_grid(context.params, words_, rows_ + 2 * std::int64_t{halo_});
     stream_ = std::make_unique<cuda::Stream>();
     for (auto& buffer : buffers_)
       buffer = cuda::DeviceBuffer<std::uint32_t>(words(rows_ + 2 * std::int64_t{halo_}));
@@ -84,6 +86,7 @@ public:
     int version = 0;
     ncclGetVersion(&version);
     info.emplace("gpus_per_rank", "1");
+    info.emplace("rows_per_thread_chosen", std::to_string(config_.rows));
     info.emplace("nccl", std::to_string(version / 10000) + "." +
                              std::to_string(version / 100 % 100) + "." +
                              std::to_string(version % 100));
@@ -131,7 +134,7 @@ private:
   unsigned words_; ///< 32-bit words of a row
   std::int64_t rows_;
   int halo_;
-  wide::Config config_;
+  wide::Config config_; ///< rows_per_thread=auto: the rows chosen for this band
   std::unique_ptr<cuda::Stream> stream_;
   std::array<cuda::DeviceBuffer<std::uint32_t>, 2> buffers_;
   int current_ = 0;

@@ -75,19 +75,10 @@ Plan plan_of(const Params& params) {
   plan.overlap = params.get("overlap") == "on";
   plan.drop_cache = outofcore::cache_dropped(params);
   plan.memory = params.get_bytes("memory");
-  plan.fitted_rows = params.get("rows_per_thread") == "auto";
-  if (plan.fitted_rows) {
-    if (params.get("schedule") != "wavefront") {
-      throw Error("rows_per_thread=auto needs schedule=wavefront (registers holds 64, 128 or "
-                  "192 rows, compiled in)");
-    }
-    // cuda-life-wide's rows until planned() chooses them for the layout.
-    auto values = params.values();
-    values["rows_per_thread"] = "512";
-    plan.kernel = wide::config_of(Params(values));
-  } else {
-    plan.kernel = wide::config_of(params);
-  }
+  // With rows_per_thread=auto, cuda-life-wide's rows until planned() chooses them for the
+  // layout.
+  plan.fitted_rows = wide::fitted_rows(params);
+  plan.kernel = wide::config_before_fitting(params);
   return plan;
 }
 
@@ -564,14 +555,8 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                                "or bands (bytes, or with K, M, G)"},
                lifebench::outofcore::folder_axis(),
                lifebench::outofcore::cache_axis()});
-          for (auto& axis : axes) {
-            if (axis.name != "rows_per_thread") continue;
-            axis.allowed.emplace_back("auto");
-            axis.description += "; auto (schedule=wavefront): the rows that spread each "
-                                "launch's blocks evenly over the SMs, for its band or "
-                                "sub-universe";
-          }
-          return axes;
+          return lifebench::cuda::life_wide::with_fitted_rows(std::move(axes),
+                                                              "its band or sub-universe");
         }(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::unsupported,

@@ -29,6 +29,49 @@ inline Config config_of(const Params& params) {
                             : Shifts::funnel};
 }
 
+/// Whether `params` leave the rows a lane writes to be chosen for each grid the kernels run on
+/// (rows_per_thread=auto, schedule=wavefront only: the registers schedule's rows are compiled
+/// in). Throws Error for auto with another schedule.
+inline bool fitted_rows(const Params& params) {
+  if (params.get("rows_per_thread") != "auto") return false;
+  if (params.get("schedule") != "wavefront") {
+    throw Error("rows_per_thread=auto needs schedule=wavefront (registers holds 64, 128 or 192 "
+                "rows, compiled in)");
+  }
+  return true;
+}
+
+/// config_of(), with rows_per_thread=auto taken as cuda-life-wide's 512 rows until they are
+/// chosen for a grid (config_for_grid).
+inline Config config_before_fitting(const Params& params) {
+  if (!fitted_rows(params)) return config_of(params);
+  auto values = params.values();
+  values["rows_per_thread"] = "512";
+  return config_of(Params(values));
+}
+
+/// The configuration that launches on grids of `words_per_row` 32-bit words by `height` rows:
+/// with rows_per_thread=auto, the rows that spread each launch's blocks evenly over the SMs
+/// (rows_balancing_sms). Throws Error.
+inline Config config_for_grid(const Params& params, std::int64_t words_per_row,
+                              std::int64_t height) {
+  Config config = config_before_fitting(params);
+  if (fitted_rows(params)) config.rows = rows_balancing_sms(config, words_per_row, height);
+  return config;
+}
+
+/// `axes` with `auto` among rows_per_thread's values, chosen for each `what` (fitted_rows()).
+inline std::vector<Axis> with_fitted_rows(std::vector<Axis> axes, const std::string& what) {
+  for (auto& axis : axes) {
+    if (axis.name != "rows_per_thread") continue;
+    axis.allowed.emplace_back("auto");
+    axis.description += "; auto (schedule=wavefront): the rows that spread each launch's blocks "
+                        "evenly over the SMs, for " +
+                        what;
+  }
+  return axes;
+}
+
 /// The parameters of Config, with their defaults.
 inline std::vector<Axis> axes() {
   // Name, default, allowed values (none: any that unsupported() accepts), description.
@@ -70,22 +113,29 @@ inline std::vector<Axis> fastest_axes(std::vector<Axis> before = {}) {
 /// The axes of the experiments that split a universe into bands across GPUs (cuda-multigpu,
 /// cuda-nccl): `gpus`, described as `gpus` says, and halo_steps, before fastest_axes().
 inline std::vector<Axis> band_axes(std::string gpus) {
-  return fastest_axes({{.name = "gpus",
-                        .default_value = "all",
-                        .allowed = {},
-                        .description = std::move(gpus),
-                        .role = AxisRole::gpu_count},
-                       halo_steps_axis("64", "generations between halo exchanges, and each "
-                                             "band's halo rows above and below, 1 ... 4096")});
+  return with_fitted_rows(
+      fastest_axes({{.name = "gpus",
+                     .default_value = "all",
+                     .allowed = {},
+                     .description = std::move(gpus),
+                     .role = AxisRole::gpu_count},
+                    halo_steps_axis("64", "generations between halo exchanges, and each "
+                                          "band's halo rows above and below, 1 ... 4096")}),
+      "its band and halos");
 }
 
 /// Why the kernels with `params` cannot run a band of `problem` `band_rows` tall (halos
 /// included) on each GPU, or nothing: the bands of cuda-multigpu and cuda-nccl.
 inline std::optional<std::string> band_unsupported(const Problem& problem, const Params& params,
                                                    std::int64_t band_rows) {
-  if (auto reason = unsupported(config_of(params), problem.shape.width / 32, band_rows)) {
-    return reason;
+  const std::int64_t words_per_row = problem.shape.width / 32;
+  Config config;
+  try {
+    config = config_for_grid(params, words_per_row, band_rows);
+  } catch (const Error& error) {
+    return error.what();
   }
+  if (auto reason = unsupported(config, words_per_row, band_rows)) return reason;
   return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
                                   "each GPU's two grids of a band of " + std::to_string(band_rows) +
                                       " rows at a bit a cell");
