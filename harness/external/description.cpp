@@ -19,11 +19,13 @@ namespace fs = std::filesystem;
 
 /// The keys of each table ("" is the top level).
 const std::map<std::string, std::vector<std::string>> kKeys = {
-    {"", {"family", "backend", "source", "technique", "program", "run", "timing", "supports"}},
+    {"",
+     {"family", "backend", "source", "technique", "program", "run", "timing", "place", "supports"}},
     {"program",
      {"name", "path_variable", "install", "version_args", "version_pattern", "time_limit_s"}},
     {"run", {"command", "input", "output"}},
     {"timing", {"timer", "stream", "pattern", "unit", "take"}},
+    {"place", {"command", "step", "then", "pattern"}},
     {"supports",
      {"rules", "b0", "boundaries", "width_multiple", "height_multiple", "depth_multiple",
       "min_width", "min_height", "min_depth", "note"}},
@@ -32,8 +34,8 @@ const std::map<std::string, std::vector<std::string>> kKeys = {
 const std::map<std::string, double> kUnits = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 
 /// The placeholders a command may hold, without braces.
-const std::vector<std::string> kPlaceholders = {"program", "input", "output", "generations",
-                                                "rule",    "width", "height", "depth"};
+const std::vector<std::string> kPlaceholders = {
+    "program", "input", "output", "generations", "rule", "width", "height", "depth", "script"};
 
 /// One piece of a command argument: literal text, or a placeholder's name.
 struct Piece {
@@ -66,6 +68,15 @@ std::vector<Piece> pieces(const std::string& argument) {
     at = close + 1;
   }
   return result;
+}
+
+/// Whether an argument of `command` holds the placeholder `name`.
+bool has_placeholder(const std::vector<std::string>& command, const std::string& name) {
+  return std::any_of(command.begin(), command.end(), [&](const auto& arg) {
+    const auto parts = pieces(arg);
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](const Piece& p) { return p.placeholder && p.text == name; });
+  });
 }
 
 /// Reads the document's values, each message starting with "<file>:<line>: ".
@@ -169,14 +180,16 @@ public:
     return value;
   }
 
-  /// A regular expression with at least the one group the value is read from.
-  std::string pattern(const std::string& section, const char* key, bool required_group) const {
+  /// A regular expression with at least `groups` groups, which the values are read from.
+  std::string pattern(const std::string& section, const char* key, unsigned groups) const {
     std::string text = required(section, key);
     try {
       const std::regex regex(text);
-      if (required_group && regex.mark_count() < 1) {
+      if (regex.mark_count() < groups) {
         fail(node(section, key)->source(),
-             name(section, key) + " '" + text + "' has no group ( ) around the number");
+             name(section, key) + " '" + text + "' has " +
+                 (regex.mark_count() == 0 ? "no group" : "one group") + " ( ) where it needs " +
+                 (groups == 1 ? "one around the number" : "two around the numbers"));
       }
     } catch (const std::regex_error& e) {
       fail(node(section, key)->source(),
@@ -217,6 +230,27 @@ bool holds(FileFormat format, const std::string& family) {
          (format == FileFormat::lbu && family == "square");
 }
 
+/// The optional [place] table; throws Error (the description's fault).
+void read_place(const Reader& reader, Description& d) {
+  if (reader.node("", "place") == nullptr) return;
+  Place p;
+  p.command = reader.strings("place", "command", [](const std::string& arg) { pieces(arg); });
+  if (p.command.empty()) reader.fail(toml::source_region{}, "no place.command");
+  const toml::source_region where = reader.node("place", "command")->source();
+  if (p.command.front() != "{program}") {
+    reader.fail(where, "place.command must start with {program}");
+  }
+  for (const char* needed : {"input", "script"}) {
+    if (!has_placeholder(p.command, needed)) {
+      reader.fail(where, std::string("place.command has no {") + needed + "}");
+    }
+  }
+  p.step = reader.required("place", "step");
+  p.then = reader.required("place", "then");
+  p.pattern = reader.pattern("place", "pattern", 2);
+  d.place = std::move(p);
+}
+
 /// Everything past the identity; throws Error (the description's fault).
 void read_rest(const Reader& reader, Description& d) {
   reader.check_keys();
@@ -230,7 +264,7 @@ void read_rest(const Reader& reader, Description& d) {
   d.install = reader.string("program", "install").value_or("");
   d.version_args = reader.strings("program", "version_args");
   if (!d.version_args.empty())
-    d.version_pattern = reader.pattern("program", "version_pattern", false);
+    d.version_pattern = reader.pattern("program", "version_pattern", 0);
   else if (reader.node("program", "version_pattern") != nullptr) {
     reader.fail(reader.node("program", "version_pattern")->source(),
                 "program.version_pattern needs program.version_args");
@@ -242,15 +276,13 @@ void read_rest(const Reader& reader, Description& d) {
   const toml::source_region where = reader.node("run", "command")->source();
   if (d.command.front() != "{program}") reader.fail(where, "run.command must start with {program}");
   for (const char* needed : {"input", "output"}) {
-    const bool found = std::any_of(d.command.begin(), d.command.end(), [&](const auto& arg) {
-      const auto parts = pieces(arg);
-      return std::any_of(parts.begin(), parts.end(),
-                         [&](const Piece& p) { return p.placeholder && p.text == needed; });
-    });
-    if (!found) {
+    if (!has_placeholder(d.command, needed)) {
       reader.fail(where, std::string("run.command has no {") + needed +
                              "}: lifebench gives the program its states as files");
     }
+  }
+  if (has_placeholder(d.command, "script")) {
+    reader.fail(where, "run.command cannot hold {script}: only place.command runs a script");
   }
   d.input = format(reader, "input");
   d.output = format(reader, "output");
@@ -269,7 +301,7 @@ void read_rest(const Reader& reader, Description& d) {
   d.timer = timer == "process" ? Timer::process : Timer::printed;
   if (d.timer == Timer::printed) {
     d.on_stderr = reader.choice("timing", "stream", {"stdout", "stderr"}, "stdout") == "stderr";
-    d.pattern = reader.pattern("timing", "pattern", true);
+    d.pattern = reader.pattern("timing", "pattern", 1);
     std::vector<std::string> units;
     units.reserve(kUnits.size());
     for (const auto& [unit, seconds] : kUnits)
@@ -316,6 +348,7 @@ void read_rest(const Reader& reader, Description& d) {
                reader.positive("supports", "min_height").value_or(1),
                reader.positive("supports", "min_depth").value_or(1)};
   s.note = reader.string("supports", "note").value_or("");
+  read_place(reader, d);
 }
 
 } // namespace

@@ -33,6 +33,15 @@
 //   unit = "ms"                          #   s | ms | us | ns
 //   take = "last"                        #   last match, or last-minus-first (timestamps)
 //
+//   [place]                              # optional: where the output gives the box of its live
+//                                        # cells but not the box's place (Golly's RLE of a
+//                                        # bounded grid), a second run that prints the place
+//   command = ["{program}", "--exec", "{script}", "{input}"]   # placeholders as run's, and
+//                                        # {script}: a file of `step` once per generation,
+//   step = "step 1"                      # then `then` (both required)
+//   then = "edges"
+//   pattern = '^Bounding box (-?[0-9]+) (-?[0-9]+) '  # groups 1, 2: the box's left, top
+//
 //   [supports]                           # each key optional: what it can run
 //   rules = ["B3/S23"]                   # default: every rule of its family
 //   b0 = false                           # no rule with B0 (default true)
@@ -72,6 +81,15 @@ struct Supports {
   std::string note;
 };
 
+/// A run that prints where the output's box of live cells lies, for programs whose output
+/// does not say (Description::place).
+struct Place {
+  std::vector<std::string> command; ///< run.command's placeholders, and {script}
+  std::string step;                 ///< the script's line for each generation
+  std::string then;                 ///< the script's last line
+  std::string pattern;              ///< groups 1 and 2: the box's left and top, Golly's x and y
+};
+
 struct Description {
   std::filesystem::path file;
   std::string family;
@@ -97,6 +115,7 @@ struct Description {
   Take take = Take::last;
 
   Supports supports;
+  std::optional<Place> place;
 
   /// What is wrong with the file past its first four keys (one line that starts with the
   /// file's name and line), or nothing: the experiment is unavailable for this reason.

@@ -10,8 +10,11 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace lifebench::external {
 namespace {
@@ -57,8 +60,10 @@ Grid macrocell_grid(const PlanePattern& pattern, const std::string& name, const 
 }
 
 /// A state of `problem` from the program's output file `file`; throws Error saying what
-/// is wrong with it.
-Grid read_output(const fs::path& file, FileFormat format, const Problem& problem) {
+/// is wrong with it. `place` gives the place of an RLE's box of live cells where the file
+/// does not (none: such a file is refused unless its box spans the grid).
+Grid read_output(const fs::path& file, FileFormat format, const Problem& problem,
+                 const std::function<Position()>& place) {
   const std::string name = file.filename().string();
   std::error_code error;
   if (!fs::is_regular_file(file, error)) throw Error("wrote no " + name);
@@ -93,8 +98,10 @@ Grid read_output(const fs::path& file, FileFormat format, const Problem& problem
   const Pattern pattern = parsed(read_rle);
   require_problem(pattern.rule, name, problem);
   if (pattern.position) return place_in_grid(pattern, problem.shape, *pattern.position);
-  // Without a position the cells' place is known only when they span the grid.
+  // Without a position the cells' place is known only when they span the grid, or from the
+  // description's place run.
   if (pattern.size != problem.shape && !pattern.alive.empty()) {
+    if (place) return place_in_grid(pattern, problem.shape, place());
     throw Error("wrote a " + pattern.size.to_string() + " pattern without its place in the " +
                 problem.shape.to_string() + " grid (no \"#CXRLE Pos=x,y\" line)");
   }
@@ -170,15 +177,7 @@ driver::ProcessOutcome ExternalSimulator::run(std::uint64_t generations) {
   fs::remove(output, error);
 
   driver::ProcessRequest request;
-  const auto size = [](std::int64_t n) { return std::to_string(n); };
-  request.argv = expand_command(d.command, {{"program", program_.path.string()},
-                                            {"input", input.string()},
-                                            {"output", output.string()},
-                                            {"generations", std::to_string(generations)},
-                                            {"rule", problem_.to_string()},
-                                            {"width", size(problem_.shape.width)},
-                                            {"height", size(problem_.shape.height)},
-                                            {"depth", size(problem_.shape.depth)}});
+  request.argv = expand_command(d.command, placeholders(input, output, generations));
   request.time_limit_s = d.time_limit_s;
   request.grace_s = 2;
   const bool printed = d.timer == Timer::printed;
@@ -192,14 +191,74 @@ driver::ProcessOutcome ExternalSimulator::run(std::uint64_t generations) {
   }
   if (!outcome.succeeded())
     throw Error(run_named(generations) + process_failure(outcome, d.time_limit_s));
+  std::function<Position()> place;
+  if (d.place) place = [&] { return placed(input, generations); };
   try {
-    state_ = read_output(output, d.output, problem_);
+    state_ = read_output(output, d.output, problem_, place);
   } catch (const Error& e) {
     throw Error(run_named(generations) + e.what());
   }
   fs::remove(input, error);
   fs::remove(output, error);
   return outcome;
+}
+
+std::vector<std::pair<std::string, std::string>>
+ExternalSimulator::placeholders(const fs::path& input, const fs::path& output,
+                                std::uint64_t generations) const {
+  const auto size = [](std::int64_t n) { return std::to_string(n); };
+  return {{"program", program_.path.string()},
+          {"input", input.string()},
+          {"output", output.string()},
+          {"generations", std::to_string(generations)},
+          {"rule", problem_.to_string()},
+          {"width", size(problem_.shape.width)},
+          {"height", size(problem_.shape.height)},
+          {"depth", size(problem_.shape.depth)},
+          {"script", (folder_.path() / "place.script").string()}};
+}
+
+Position ExternalSimulator::placed(const fs::path& input, std::uint64_t generations) const {
+  const Place& p = *description_->place;
+  const auto values = placeholders(input, folder_.path() / "unused", generations);
+  const fs::path script = values.back().second;
+  {
+    std::ofstream out(script, std::ios::binary);
+    for (std::uint64_t g = 0; g < generations && out; ++g)
+      out << p.step << '\n';
+    out << p.then << '\n';
+    if (!out) throw Error("cannot write " + script.string());
+  }
+  driver::ProcessRequest request;
+  request.argv = expand_command(p.command, values);
+  request.time_limit_s = description_->time_limit_s;
+  request.grace_s = 2;
+  request.stdout_limit = kOtherLimit; // its tail, where the place is printed last
+  request.stderr_limit = kOtherLimit;
+  const driver::ProcessOutcome outcome = run_program(request);
+  std::error_code error;
+  fs::remove(script, error);
+  if (!outcome.succeeded()) {
+    throw Error("its place run " + process_failure(outcome, description_->time_limit_s));
+  }
+  const std::regex pattern(p.pattern);
+  std::istringstream lines(outcome.stdout_text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (!std::regex_search(line, match, pattern)) continue;
+    Position at;
+    for (auto [group, value] : {std::pair{1, &at.x}, std::pair{2, &at.y}}) {
+      const std::string number = match[group].str();
+      const auto [end, failed] =
+          std::from_chars(number.data(), number.data() + number.size(), *value);
+      if (failed != std::errc() || end != number.data() + number.size()) {
+        throw Error("its place run printed \"" + number + "\" where place.pattern '" + p.pattern +
+                    "' takes a whole number");
+      }
+    }
+    return at;
+  }
+  throw Error("its place run printed no line that place.pattern '" + p.pattern + "' matches");
 }
 
 double ExternalSimulator::printed_seconds(const driver::ProcessOutcome& outcome,

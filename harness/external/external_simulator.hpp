@@ -5,6 +5,7 @@
 #include "description.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/experiment.hpp"
+#include "lifebench/rle.hpp"
 #include "process.hpp"
 #include "program.hpp"
 
@@ -28,6 +29,15 @@ private:
   /// Runs the program on the state; throws Error, one line naming the description and the
   /// program, when it fails or writes no state of this problem.
   driver::ProcessOutcome run(std::uint64_t generations);
+  /// The place (Golly's x and y of its top-left cell) of the box of live cells the last run
+  /// wrote, printed by the description's place run from `input` after `generations`; throws
+  /// Error.
+  [[nodiscard]] Position placed(const std::filesystem::path& input,
+                                std::uint64_t generations) const;
+  /// The values of the command placeholders for a run from `input`.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>>
+  placeholders(const std::filesystem::path& input, const std::filesystem::path& output,
+               std::uint64_t generations) const;
   /// The time the program printed, in seconds; throws Error.
   [[nodiscard]] double printed_seconds(const driver::ProcessOutcome& outcome,
                                        std::uint64_t generations) const;

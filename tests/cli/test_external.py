@@ -103,6 +103,12 @@ class External(lbtest.CliTestCase):
         self.add("external-hex-universe", description(self.program, "nowrite", files="lbu",
                                                       family="hex"))
         self.add("external-mc-input", description(self.program, "nowrite", files="mc"))
+        place = '\n[place]\ncommand = %s\nstep = "step 1"\nthen = "edges"\npattern = \'%s\'\n'
+        self.add("external-place-no-script",
+                 good + place % ('["{program}", "{input}"]', "^at (-?[0-9]+) (-?[0-9]+)$"))
+        self.add("external-place-one-group",
+                 good + place % ('["{program}", "{script}", "{input}"]', "^at (-?[0-9]+)$"))
+        self.add("external-script-in-run", good.replace('"{output}"', '"{output}", "{script}"'))
         expected = {
             "external-unknown-key": ":4: unknown key 'colour' (keys: ",
             "external-bad-placeholder": ":11: run.command: unknown placeholder {outptu} "
@@ -113,6 +119,11 @@ class External(lbtest.CliTestCase):
             "external-hex-universe": ":12: run.input must be rle for the hex family",
             "external-mc-input": ":12: run.input cannot be mc: lifebench reads macrocell files "
                                  "but writes none",
+            "external-place-no-script": "place.command has no {script}",
+            "external-place-one-group": "place.pattern '^at (-?[0-9]+)$' has one group ( ) where "
+                                        "it needs two around the numbers",
+            "external-script-in-run": "run.command cannot hold {script}: only place.command runs "
+                                      "a script",
         }
         proc = self.box.run("list")
         self.assertEqual(proc.returncode, 0, proc.stderr)

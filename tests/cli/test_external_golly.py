@@ -13,7 +13,7 @@ experiment = "%s"
 shape = "128x128"
 generations = 16
 repetitions = 2
-max_repetitions = 2  # more would thin the soup until bgolly's box of live cells has no place
+max_repetitions = 2
 """
 
 
@@ -57,10 +57,22 @@ class Golly(lbtest.CliTestCase):
         self.assertIn("verify: 2 passed, 0 failed, 0 unavailable", proc.stdout)
         for name in NAMES:
             self.assertIn("%s: 16 passed, 0 failed, 32 skipped" % name, proc.stdout)
-        # Torus only: bgolly's box of live cells has a place in the grid only where the
-        # live cells reach every edge.
+        # Torus only, 64 x 64 and more: what the descriptions check Golly's bounded grids on.
         self.assertIn("skip B3/S23:P64,64: it runs no dead boundary", proc.stdout)
         self.assertIn("skip B3/S23:T96,40: height 40 is under 64", proc.stdout)
+
+    def test_cells_that_do_not_span_the_grid_are_placed(self):
+        # QuickLife's RLE of a bounded grid gives the box of the live cells without its place
+        # (a 3x3 glider in a 64x64 torus was refused): a second bgolly run prints it
+        # (external.toml's [place]).
+        glider = self.box.write("glider.rle", "x = 3, y = 3, rule = B3/S23:T64,64\nbo$2bo$3o!\n")
+        for name in NAMES:
+            out = self.box.path(name + ".rle")
+            proc = self.box.run("run", "--impl", name, "--input", glider, "--generations", "40",
+                                "--output", out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(out) as f:  # 10 cells down and right, the glider's phase after 40
+                self.assertEqual(lbtest.rle_body(f.read()), "41$42bo$43bo$41b3o!")
 
     def test_bench(self):
         if not lbtest.optimised_build():
