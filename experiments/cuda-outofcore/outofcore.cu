@@ -56,6 +56,10 @@ struct Plan {
   bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen with the layout
 
   [[nodiscard]] int slots() const { return overlap ? kOverlapSlots : 1; }
+  /// Universe files on the disk at once: the file and the pass written beside it; with
+  /// overlap, the pass before is still on its way to the disk when the next one's space is
+  /// reserved.
+  [[nodiscard]] int universe_files() const { return overlap ? 3 : 2; }
 };
 
 Plan plan_of(const Params& params) {
@@ -501,15 +505,14 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
     return "torus only: the sub-universes' halos are read wrapped around, and the kernel "
            "several generations at a time would bring cells to life outside a dead boundary";
   }
+  int files = 0;
   try {
     const Plan plan = plan_of(params);
     (void)layout_of(UniverseHeader{problem, 0}, plan);
+    files = plan.universe_files();
   } catch (const Error& error) {
     return error.what();
   }
-  // The file and the pass written beside it; with overlap, the pass before is still on its way
-  // to the disk when the next one's space is reserved.
-  const int files = params.get("overlap") == "on" ? 3 : 2;
   return outofcore::folder_unsupported(problem, params, files);
 }
 

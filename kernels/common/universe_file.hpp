@@ -101,10 +101,6 @@ public:
     write_soup_universe(path_, problem_, soup);
     written();
   }
-  /// After the file is written and synced: out of the page cache if the parameters say so.
-  void written() const {
-    if (drop_cache_) drop_from_page_cache(path_);
-  }
   [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
   /// The file's entries of Simulator::device(): its folder, what holds it, and its size.
   void describe(std::map<std::string, std::string>& info) const {
@@ -114,6 +110,11 @@ public:
   }
 
 private:
+  /// After the file is written and synced: out of the page cache if the parameters say so.
+  void written() const {
+    if (drop_cache_) drop_from_page_cache(path_);
+  }
+
   Problem problem_;
   std::filesystem::path path_;
   bool drop_cache_;
