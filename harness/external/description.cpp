@@ -245,6 +245,9 @@ void read_place(const Reader& reader, Description& d) {
       reader.fail(where, std::string("place.command has no {") + needed + "}");
     }
   }
+  if (has_placeholder(p.command, "output")) {
+    reader.fail(where, "place.command cannot hold {output}: the place run writes no state");
+  }
   p.step = reader.required("place", "step");
   p.then = reader.required("place", "then");
   p.pattern = reader.pattern("place", "pattern", 2);

@@ -36,8 +36,9 @@
 //   [place]                              # optional: where the output gives the box of its live
 //                                        # cells but not the box's place (Golly's RLE of a
 //                                        # bounded grid), a second run that prints the place
-//   command = ["{program}", "--exec", "{script}", "{input}"]   # placeholders as run's, and
-//                                        # {script}: a file of `step` once per generation,
+//   command = ["{program}", "--exec", "{script}", "{input}"]   # placeholders as run's but
+//                                        # {output}, and {script}: a file of `step` once a
+//                                        # generation,
 //   step = "step 1"                      # then `then` (both required)
 //   then = "edges"
 //   pattern = '^Bounding box (-?[0-9]+) (-?[0-9]+) '  # groups 1, 2: the box's left, top
@@ -84,7 +85,7 @@ struct Supports {
 /// A run that prints where the output's box of live cells lies, for programs whose output
 /// does not say (Description::place).
 struct Place {
-  std::vector<std::string> command; ///< run.command's placeholders, and {script}
+  std::vector<std::string> command; ///< run.command's placeholders but {output}, and {script}
   std::string step;                 ///< the script's line for each generation
   std::string then;                 ///< the script's last line
   std::string pattern;              ///< groups 1 and 2: the box's left and top, Golly's x and y

@@ -215,13 +215,12 @@ ExternalSimulator::placeholders(const fs::path& input, const fs::path& output,
           {"width", size(problem_.shape.width)},
           {"height", size(problem_.shape.height)},
           {"depth", size(problem_.shape.depth)},
-          {"script", (folder_.path() / "place.script").string()}};
+          {"script", script().string()}};
 }
 
 Position ExternalSimulator::placed(const fs::path& input, std::uint64_t generations) const {
   const Place& p = *description_->place;
-  const auto values = placeholders(input, folder_.path() / "unused", generations);
-  const fs::path script = values.back().second;
+  const fs::path script = this->script();
   {
     std::ofstream out(script, std::ios::binary);
     for (std::uint64_t g = 0; g < generations && out; ++g)
@@ -230,7 +229,8 @@ Position ExternalSimulator::placed(const fs::path& input, std::uint64_t generati
     if (!out) throw Error("cannot write " + script.string());
   }
   driver::ProcessRequest request;
-  request.argv = expand_command(p.command, values);
+  // place.command has no {output} (read_place refuses it): the place run writes no state.
+  request.argv = expand_command(p.command, placeholders(input, fs::path(), generations));
   request.time_limit_s = description_->time_limit_s;
   request.grace_s = 2;
   request.stdout_limit = kOtherLimit; // its tail, where the place is printed last

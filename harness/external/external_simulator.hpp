@@ -34,6 +34,8 @@ private:
   /// Error.
   [[nodiscard]] Position placed(const std::filesystem::path& input,
                                 std::uint64_t generations) const;
+  /// The script file of the place run, in the scratch folder.
+  [[nodiscard]] std::filesystem::path script() const { return folder_.path() / "place.script"; }
   /// The values of the command placeholders for a run from `input`.
   [[nodiscard]] std::vector<std::pair<std::string, std::string>>
   placeholders(const std::filesystem::path& input, const std::filesystem::path& output,

@@ -109,6 +109,9 @@ class External(lbtest.CliTestCase):
         self.add("external-place-one-group",
                  good + place % ('["{program}", "{script}", "{input}"]', "^at (-?[0-9]+)$"))
         self.add("external-script-in-run", good.replace('"{output}"', '"{output}", "{script}"'))
+        self.add("external-place-output",
+                 good + place % ('["{program}", "{script}", "{input}", "{output}"]',
+                                 "^at (-?[0-9]+) (-?[0-9]+)$"))
         expected = {
             "external-unknown-key": ":4: unknown key 'colour' (keys: ",
             "external-bad-placeholder": ":11: run.command: unknown placeholder {outptu} "
@@ -124,6 +127,8 @@ class External(lbtest.CliTestCase):
                                         "it needs two around the numbers",
             "external-script-in-run": "run.command cannot hold {script}: only place.command runs "
                                       "a script",
+            "external-place-output": "place.command cannot hold {output}: the place run writes "
+                                     "no state",
         }
         proc = self.box.run("list")
         self.assertEqual(proc.returncode, 0, proc.stderr)
