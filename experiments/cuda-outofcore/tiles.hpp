@@ -117,7 +117,8 @@ inline void read_extended(UniverseReader& reader, const Geometry& g, int k,
                           std::span<std::uint64_t> out) {
   const std::int64_t width = g.extended_words();
   const std::int64_t y0 = g.first_row(k) - g.halo_steps;
-  if (width == g.row_words) { // whole rows
+  if (g.parts.columns == 1) { // whole rows; an extended width that only equals the row's
+                              // still starts its halo words before the sub-universe
     read_rows(reader, y0, g.extended_rows(), out);
     return;
   }
