@@ -1,7 +1,10 @@
 """The patterns page (patterns.html): for each pattern that started runs instead of soups (the
 sweep `patterns`, datasets/README.md), the rate against generations of every experiment
-that ran it, and the generations from which Golly's HashLife is at least as fast as each
-kernel on the same grid, or the statement that it is not within the run."""
+that ran it, and the generations from which Golly's HashLife stays at least as fast as each
+kernel on the same grid, or the statement that it does not within the run.
+
+As everywhere in the report, each machine's numbers come from its newest run that started from
+the pattern, and a crossover compares two results of that one run."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from pathlib import Path
 
 from . import html, plots
 from .figures import Figure, Point
+from .machines import Machine, by_machine, newest, on_machine
 from .results import Result, Run
 
 HASHLIFE = "external-golly-hashlife"
@@ -18,13 +22,17 @@ HASHLIFE = "external-golly-hashlife"
 
 @dataclass
 class Crossover:
-    """Where HashLife overtakes one kernel on one pattern and grid."""
+    """Where HashLife overtakes one kernel on one pattern and grid, in one run."""
 
     experiment: str
     shape: str
-    generations: int | None  # the least generations at which HashLife is as fast; None: never
+    # The least generations from which HashLife is at least as fast at every count both
+    # measured; None: it is not at the largest.
+    generations: int | None
     measured: list[int]  # the generations both measured
+    ahead: list[int]  # those at which HashLife is at least as fast
     hashlife_ran: bool
+    run: Run
 
 
 def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
@@ -37,8 +45,14 @@ def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
     return dict(sorted(out.items()))
 
 
+def newest_runs(results: list[Result]) -> dict[Machine, list[Result]]:
+    """Of one pattern's results, those of each machine's newest run that has any."""
+    return {machine: newest(members)[0] for machine, members in by_machine(results).items()}
+
+
 def best_rates(results: list[Result]) -> dict[tuple[str, str], dict[int, Result]]:
-    """The fastest result per generations of each experiment on each grid."""
+    """The fastest result per generations of each experiment on each grid (of one run: the
+    best of its configurations)."""
     out: dict[tuple[str, str], dict[int, Result]] = {}
     for r in results:
         by_generations = out.setdefault((r.experiment, r.shape), {})
@@ -48,7 +62,8 @@ def best_rates(results: list[Result]) -> dict[tuple[str, str], dict[int, Result]
 
 
 def crossovers(results: list[Result]) -> list[Crossover]:
-    """Each kernel against HashLife on the same grid, at the generations both measured."""
+    """Each kernel against HashLife on the same grid, at the generations both measured, in
+    the one run `results` come from."""
     best = best_rates(results)
     out = []
     for (experiment, shape), mine in sorted(best.items()):
@@ -57,9 +72,18 @@ def crossovers(results: list[Result]) -> list[Crossover]:
         hashlife = best.get((HASHLIFE, shape), {})
         common = sorted(set(mine) & set(hashlife))
         ahead = [g for g in common if hashlife[g].rate >= mine[g].rate]
-        out.append(Crossover(experiment, shape, ahead[0] if ahead else None, common,
-                             bool(hashlife)))
+        stays = None
+        for g in reversed(common):
+            if g not in ahead:
+                break
+            stays = g
+        out.append(Crossover(experiment, shape, stays, common, ahead, bool(hashlife),
+                             mine[min(mine)].run))
     return out
+
+
+def _counts(generations: list[int]) -> str:
+    return ", ".join(str(g) for g in generations)
 
 
 def _crossover_text(c: Crossover) -> str:
@@ -68,8 +92,11 @@ def _crossover_text(c: Crossover) -> str:
     if not c.measured:
         return "no generation count measured by both"
     if c.generations is None:
-        return f"HashLife does not overtake it within the run (up to {c.measured[-1]} generations)"
-    return f"HashLife is at least as fast from {c.generations} generations"
+        text = f"HashLife does not overtake it within the run (up to {c.measured[-1]} generations)"
+        return text + (f"; it is at least as fast at {_counts(c.ahead)} only" if c.ahead else "")
+    earlier = [g for g in c.ahead if g < c.generations]
+    text = f"HashLife is at least as fast from {c.generations} generations"
+    return text + (f"; also at {_counts(earlier)}" if earlier else "")
 
 
 def figure_for(pattern: str, index: int) -> Figure:
@@ -78,10 +105,17 @@ def figure_for(pattern: str, index: int) -> Figure:
                   log_x=True, log_y=True)
 
 
-def points(results: list[Result]) -> list[Point]:
-    return [Point(f"{experiment} {shape}", g, r.rate, r)
+def points(by_run: dict[Machine, list[Result]]) -> list[Point]:
+    """Each machine's newest run's best result per experiment, grid and generations; a series
+    names its machine where several ran the pattern."""
+    return [Point(on_machine(f"{experiment} {shape}", machine, len(by_run)), g, r.rate, r)
+            for machine, results in by_run.items()
             for (experiment, shape), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]
+
+
+def _run_text(run: Run) -> str:
+    return f"{run.machine.label}, {run.short_commit}, {run.label}"
 
 
 def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
@@ -90,7 +124,9 @@ def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
             '<p class="lead">Runs started from a pattern instead of random soups: the rate '
             "(cell updates per second, on the whole grid) against the generations of a "
             "repetition, and where HashLife (external-golly-hashlife) overtakes each kernel "
-            "on the same grid. The patterns are described in datasets/README.md.</p>"]
+            "on the same grid. Each point is the best configuration of an experiment in the "
+            "newest run of a machine that started from the pattern; a crossover compares two "
+            "results of that run. The patterns are described in datasets/README.md.</p>"]
     if not sections:
         body.append('<p class="why">No verified result in these results started from a pattern '
                     "(the sweeps patterns and patterns-quick run them).</p>")
@@ -100,9 +136,10 @@ def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
             body.append(html.img(image, f"rate against generations, pattern {pattern}"))
         rows = "".join(
             f'<tr data-crossover="{html.esc(c.experiment)}"><td>{html.esc(c.experiment)}</td>'
-            f"<td>{html.esc(c.shape)}</td><td>{html.esc(_crossover_text(c))}</td></tr>"
+            f"<td>{html.esc(c.shape)}</td><td>{html.esc(_run_text(c.run))}</td>"
+            f"<td>{html.esc(_crossover_text(c))}</td></tr>"
             for c in found)
-        body.append('<table class="list"><tr><th>experiment</th><th>grid</th>'
+        body.append('<table class="list"><tr><th>experiment</th><th>grid</th><th>run</th>'
                     f"<th>HashLife crossover</th></tr>{rows}</table>")
     return html.page("lifebench report: patterns", "\n".join(body), generated)
 
@@ -113,6 +150,8 @@ def patterns_page(runs: list[Run], stage: Path, generated: str) -> str:
     sections = []
     for i, (pattern, results) in enumerate(pattern_results(runs).items()):
         figure = figure_for(pattern, i)
-        size = plots.figure_plot(figure, points(results), stage / figure.image)
-        sections.append((pattern, crossovers(results), (figure.image, size) if size else None))
+        by_run = newest_runs(results)
+        size = plots.figure_plot(figure, points(by_run), stage / figure.image)
+        found = [c for one_run in by_run.values() for c in crossovers(one_run)]
+        sections.append((pattern, found, (figure.image, size) if size else None))
     return page(sections, generated)

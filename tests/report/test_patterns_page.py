@@ -1,7 +1,7 @@
 """The report's patterns page, in every page's navigation: a figure per pattern that results
 started from (or a line saying that none did); for each kernel the generations from which
-HashLife is at least as fast on the same grid, that it never is within the run, or that it did
-not run.
+HashLife stays at least as fast on the same grid, that it does not within the run, or that it
+did not run; each machine's numbers from its newest run, a crossover within that run.
 And a figure against soup density (the sweep density): every density given, no pattern."""
 
 from __future__ import annotations
@@ -43,28 +43,48 @@ class PatternsPage(unittest.TestCase):
         self.work = Path(tempfile.mkdtemp(prefix="lifebench-patterns-"))
         self.addCleanup(lambda: subprocess.run(["rm", "-rf", str(self.work)], check=False))
 
-    def generate(self, results: list[dict]) -> Path:
-        folder = synthetic.write_run(self.work / "results", results)
+    def folder(self, name: str, results: list[dict], machine: str | None = None,
+               started: str = "2026-11-22T15:30:00Z") -> Path:
+        data = synthetic.manifest(name, started=started)
+        if machine is not None:
+            data["machine"] = {"name": machine, "name_source": "given", "cpu": synthetic.CPU,
+                               "physical_cores": 8, "logical_cores": 16,
+                               "memory_bytes": 64 << 30, "gpus": [], "os": "Linux",
+                               "compilers": {"cxx": "GNU 12.2.0", "cuda": "off"}}
+        return synthetic.write_run(self.work / name, results, data)
+
+    def generate(self, results: list[dict], *more: Path) -> Path:
+        folders = [synthetic.write_run(self.work / "results", results)] if results else []
         out = self.work / "report"
-        proc = subprocess.run([sys.executable, str(GENERATE), "--results", str(folder),
-                               "--out", str(out), "--quiet"],
-                              capture_output=True, text=True, timeout=600)
+        args = [a for f in [*folders, *more] for a in ("--results", str(f))]
+        proc = subprocess.run([sys.executable, str(GENERATE), *args, "--out", str(out),
+                               "--quiet"], capture_output=True, text=True, timeout=600)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return out
 
-    def crossover(self, text: str, pattern: str, experiment: str) -> str:
+    def rows(self, text: str, pattern: str, experiment: str) -> list[tuple[str, str]]:
+        """(run, crossover) of each row of `experiment` in `pattern`'s table."""
         section = text.split(f'data-pattern="{pattern}"', 1)[1].split("<h2", 1)[0]
-        match = re.search(r'<tr data-crossover="%s">(.*?)</tr>' % re.escape(experiment),
-                          section, re.S)
-        self.assertIsNotNone(match, experiment)
-        return re.findall(r"<td>(.*?)</td>", match.group(1))[-1]
+        found = re.findall(r'<tr data-crossover="%s">(.*?)</tr>' % re.escape(experiment),
+                           section, re.S)
+        self.assertTrue(found, experiment)
+        return [tuple(re.findall(r"<td>(.*?)</td>", row)[-2:]) for row in found]
+
+    def crossover(self, text: str, pattern: str, experiment: str) -> str:
+        rows = self.rows(text, pattern, experiment)
+        self.assertEqual(len(rows), 1, rows)
+        return rows[0][1]
 
     def test_crossovers(self):
         results = [synthetic.result("cpu-soup", rate=1e9)]  # a soup: not on the page
-        for g, kernel, fast, hashlife in [(16, 1e10, 1e11, 1e8), (128, 1e10, 1e11, 5e9),
-                                          (1024, 1e10, 1e11, 2e10)]:
+        # cpu-c: HashLife ahead at 16 and 1024, behind at 128; cpu-d: ahead at 16 only.
+        for g, kernel, fast, hashlife, dip, early in [(16, 1e10, 1e11, 1e8, 1e8, 1e7),
+                                                      (128, 1e10, 1e11, 5e9, 1e10, 1e11),
+                                                      (1024, 1e10, 1e11, 2e10, 1e10, 1e11)]:
             results += [started_from(ACORN, "cpu-a", g, kernel),
                         started_from(ACORN, "cpu-b", g, fast),
+                        started_from(ACORN, "cpu-c", g, dip),
+                        started_from(ACORN, "cpu-d", g, early),
                         started_from(ACORN, "external-golly-hashlife", g, hashlife),
                         started_from(GUN, "cpu-a", g, kernel)]
         out = self.generate(results)
@@ -78,10 +98,37 @@ class PatternsPage(unittest.TestCase):
                          "HashLife is at least as fast from 1024 generations")
         self.assertEqual(self.crossover(text, ACORN, "cpu-b"),
                          "HashLife does not overtake it within the run (up to 1024 generations)")
+        self.assertEqual(self.crossover(text, ACORN, "cpu-c"),
+                         "HashLife is at least as fast from 1024 generations; also at 16")
+        self.assertEqual(self.crossover(text, ACORN, "cpu-d"),
+                         "HashLife does not overtake it within the run (up to 1024 generations); "
+                         "it is at least as fast at 16 only")
         self.assertEqual(self.crossover(text, GUN, "cpu-a"),
                          "HashLife did not run this pattern on this grid")
         for image in re.findall(r'src="([^"]+)"', text):
             self.assertTrue((out / image).is_file(), image)
+
+    def test_one_run_of_each_machine(self):
+        # On alpha HashLife overtakes cpu-a, on beta it does not; the best of all runs (cpu-a
+        # 1e12 against HashLife 2e10) would say it never does. Alpha's older run, whose cpu-a
+        # is faster, is superseded.
+        alpha_old = self.folder("alpha-old", [
+            started_from(ACORN, "external-golly-hashlife", 1024, 2e10),
+            started_from(ACORN, "cpu-a", 1024, 1e11)], "alpha", "2026-11-20T10:00:00Z")
+        alpha = self.folder("alpha-new", [
+            started_from(ACORN, "external-golly-hashlife", 1024, 2e10),
+            started_from(ACORN, "cpu-a", 1024, 1e10)], "alpha")
+        beta = self.folder("beta", [
+            started_from(ACORN, "external-golly-hashlife", 1024, 1e8),
+            started_from(ACORN, "cpu-a", 1024, 1e12)], "beta")
+        out = self.generate([], alpha_old, alpha, beta)
+        text = (out / "patterns.html").read_text(encoding="utf-8")
+        rows = sorted(self.rows(text, ACORN, "cpu-a"))
+        self.assertEqual([run.split(",")[0] for run, _ in rows], ["alpha", "beta"])
+        self.assertTrue(rows[0][0].endswith("alpha-new"), rows[0][0])
+        self.assertEqual(rows[0][1], "HashLife is at least as fast from 1024 generations")
+        self.assertEqual(rows[1][1], "HashLife does not overtake it within the run "
+                                     "(up to 1024 generations)")
 
     def test_says_so_without_patterns(self):
         out = self.generate([synthetic.result("cpu-soup", rate=1e9)])
