@@ -204,7 +204,7 @@ def generate(
     views = [table_view(table, runs, bounds) for table in tables]
     out = out.resolve()
     generated = html.now()
-    with staged(out) as stage:
+    with staged(out) as stage, plots.written_together():
         for view in views:
             plot = f"{view.table.stem}.png"
             size = plots.table_plot(view, stage / plot)

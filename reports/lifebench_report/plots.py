@@ -7,9 +7,14 @@ with nothing to show is not drawn: the function writes no file and returns None.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .bounds import LOP3_RATE_KEY, Kind, fraction
 from .cells import PASSED, TableView
@@ -55,17 +60,58 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     plt.rcParams.update(
-        {"font.size": 10, "axes.titlesize": 11, "figure.facecolor": FACE, "savefig.facecolor": FACE}
+        {"font.size": 10, "axes.titlesize": 11, "figure.facecolor": FACE, "savefig.facecolor": FACE,
+         "figure.max_open_warning": 0}  # written_together() keeps a report's figures open
     )
     return plt
 
 
-def _save(fig, path: Path) -> tuple[int, int]:
-    width, height = fig.get_size_inches()
-    fig.savefig(path, dpi=DPI, metadata={"Software": None})
-    import matplotlib.pyplot as plt
+# Figures drawn inside written_together(), not yet written: (figure, path).
+_pending: list[tuple[Any, Path]] | None = None
 
-    plt.close(fig)
+
+def _write(fig, path: Path) -> None:
+    fig.savefig(path, dpi=DPI, metadata={"Software": None})
+
+
+def _write_pending(index: int) -> None:
+    _write(*_pending[index])
+
+
+@contextmanager
+def written_together() -> Iterator[None]:
+    """The figures drawn inside are written on leaving it, side by side in forked processes
+    where the system forks (laying out and encoding a figure takes most of a report's time);
+    the children read them from the memory they share with this process, not from a copy."""
+    global _pending
+    _pending = []
+    try:
+        yield
+        workers = min(len(_pending), len(os.sched_getaffinity(0)))
+        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            for fig, path in _pending:
+                _write(fig, path)
+        else:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                pool.map(_write_pending, range(len(_pending)), chunksize=1)
+    finally:
+        import matplotlib.pyplot as plt
+
+        for fig, _ in _pending:
+            plt.close(fig)
+        _pending = None
+
+
+def _save(fig, path: Path) -> tuple[int, int]:
+    """Writes `fig` to `path` now, or on leaving written_together(); its size on the page."""
+    width, height = fig.get_size_inches()
+    if _pending is None:
+        _write(fig, path)
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    else:
+        _pending.append((fig, path))
     return int(width * DPI) // 2, int(height * DPI) // 2
 
 
