@@ -124,18 +124,23 @@ inline std::vector<Axis> band_axes(std::string gpus) {
       "its band and halos");
 }
 
+/// Why the kernels with `params` cannot run on a torus of `words_per_row` 32-bit words by
+/// `height` rows (with rows_per_thread=auto, in the rows chosen for it), or nothing.
+inline std::optional<std::string> grid_unsupported(const Params& params, std::int64_t words_per_row,
+                                                   std::int64_t height) {
+  try {
+    return unsupported(config_for_grid(params, words_per_row, height), words_per_row, height);
+  } catch (const Error& error) {
+    return error.what();
+  }
+}
+
 /// Why the kernels with `params` cannot run a band of `problem` `band_rows` tall (halos
 /// included) on each GPU, or nothing: the bands of cuda-multigpu and cuda-nccl.
 inline std::optional<std::string> band_unsupported(const Problem& problem, const Params& params,
                                                    std::int64_t band_rows) {
   const std::int64_t words_per_row = problem.shape.width / 32;
-  Config config;
-  try {
-    config = config_for_grid(params, words_per_row, band_rows);
-  } catch (const Error& error) {
-    return error.what();
-  }
-  if (auto reason = unsupported(config, words_per_row, band_rows)) return reason;
+  if (auto reason = grid_unsupported(params, words_per_row, band_rows)) return reason;
   return cuda::beyond_free_memory(2 * static_cast<std::size_t>(problem.shape.width / 8 * band_rows),
                                   "each GPU's two grids of a band of " + std::to_string(band_rows) +
                                       " rows at a bit a cell");
@@ -150,17 +155,26 @@ public:
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
         config_(config) {}
   WideSimulator(const Problem& problem, const Params& params)
-      : WideSimulator(problem, config_of(params)) {}
+      : WideSimulator(problem,
+                      config_for_grid(params, problem.shape.width / 32, problem.shape.height)) {
+    fitted_ = fitted_rows(params);
+  }
 
   /// Why the kernels with `params` cannot run on the grid of `problem`, or nothing.
   static std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
     if (auto reason = cuda_packed::common_unsupported(problem)) return reason;
     if (auto reason = cuda_packed::torus_only(problem)) return reason;
-    if (auto reason = life_wide::unsupported(config_of(params), problem.shape.width / 32,
-                                             problem.shape.height)) {
+    if (auto reason = grid_unsupported(params, problem.shape.width / 32, problem.shape.height)) {
       return reason;
     }
     return cuda_packed::beyond_device_memory(problem);
+  }
+
+protected:
+  [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
+    auto info = PackedSimulator::device_extras();
+    if (fitted_) info["rows_per_thread_chosen"] = std::to_string(config_.rows);
+    return info;
   }
 
 private:
@@ -171,6 +185,7 @@ private:
   }
 
   Config config_;
+  bool fitted_ = false; ///< rows_per_thread=auto: config_.rows chosen for this grid
 };
 
 /// This host's CUDA devices (none where CUDA cannot start).
