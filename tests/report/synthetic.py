@@ -57,6 +57,13 @@ HOSTILE = '<script>alert("x")</script>'
 BINARY_HASH = "0x0123456789abcdef"
 
 
+def machine(name: str) -> dict[str, Any]:
+    """A manifest's `machine`, named as with --machine."""
+    return {"name": name, "name_source": "given", "cpu": CPU, "physical_cores": 8,
+            "logical_cores": 16, "memory_bytes": 64 << 30, "gpus": [], "os": "Linux",
+            "compilers": {"cxx": "GNU 12.2.0", "cuda": "off"}}
+
+
 def manifest(run_id: str = "synthetic", **overrides: Any) -> dict[str, Any]:
     data = {
         "schema": 1,

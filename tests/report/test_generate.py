@@ -1450,10 +1450,7 @@ class OneRunTest(TempDir):
         data = synthetic.manifest(name, started=started)
         data["build"]["git_commit"] = commit
         if machine is not None:
-            data["machine"] = {"name": machine, "name_source": "given", "cpu": synthetic.CPU,
-                               "physical_cores": 8, "logical_cores": 16,
-                               "memory_bytes": 64 << 30, "gpus": [], "os": "Linux",
-                               "compilers": {"cxx": "GNU 12.2.0", "cuda": "off"}}
+            data["machine"] = synthetic.machine(machine)
         return synthetic.write_run(self.tmp / name, items, data)
 
     def view(self, *folders: Path) -> cells.TableView:

@@ -47,10 +47,7 @@ class PatternsPage(unittest.TestCase):
                started: str = "2026-11-22T15:30:00Z") -> Path:
         data = synthetic.manifest(name, started=started)
         if machine is not None:
-            data["machine"] = {"name": machine, "name_source": "given", "cpu": synthetic.CPU,
-                               "physical_cores": 8, "logical_cores": 16,
-                               "memory_bytes": 64 << 30, "gpus": [], "os": "Linux",
-                               "compilers": {"cxx": "GNU 12.2.0", "cuda": "off"}}
+            data["machine"] = synthetic.machine(machine)
         return synthetic.write_run(self.work / name, results, data)
 
     def generate(self, results: list[dict], *more: Path) -> Path:
