@@ -1,7 +1,8 @@
 # `cmake --install`: the problem model (lifebench::core: impl/'s library and headers) and the
 # header-only kernels (lifebench::kernels_common: kernels/common, kernels/cpu and kernels/cuda,
 # included as "common/bpbc.hpp"; lifebench::kernels_cuda adds the CUDA runtime where CUDA is
-# on), with a package config, so that another project can
+# on, and lifebench::kernels_cuda_life_wide the compiled kernels of cuda/life_wide.cuh), with a
+# package config, so that another project can
 #
 #   find_package(lifebench)
 #   target_link_libraries(app PRIVATE lifebench::core lifebench::kernels_common)
@@ -26,7 +27,7 @@ endforeach()
 
 set(exported lifebench_core lifebench_kernels_common lifebench_warnings)
 if(LIFEBENCH_ENABLE_CUDA)
-  list(APPEND exported lifebench_kernels_cuda)
+  list(APPEND exported lifebench_kernels_cuda lifebench_kernels_cuda_life_wide)
 endif()
 # Exported under the names the build uses: lifebench::core, lifebench::kernels_common, ...
 foreach(target IN LISTS exported)
