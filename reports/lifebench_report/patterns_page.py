@@ -3,8 +3,8 @@ sweep `patterns`, datasets/README.md), the rate against generations of every exp
 that ran it, and the generations from which Golly's HashLife stays at least as fast as each
 kernel on the same grid, or the statement that it does not within the run.
 
-As everywhere in the report, each machine's numbers come from its newest run that started from
-the pattern, and a crossover compares two results of that one run."""
+Each machine's numbers on each grid come from its newest run that started from the pattern on
+that grid (never the best across runs), and a crossover compares two results of that one run."""
 
 from __future__ import annotations
 
@@ -45,9 +45,13 @@ def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
     return dict(sorted(out.items()))
 
 
-def newest_runs(results: list[Result]) -> dict[Machine, list[Result]]:
-    """Of one pattern's results, those of each machine's newest run that has any."""
-    return {machine: newest(members)[0] for machine, members in by_machine(results).items()}
+def newest_runs(results: list[Result]) -> dict[tuple[Machine, str], list[Result]]:
+    """Of one pattern's results, by machine and grid, those of the newest run on that grid."""
+    out = {}
+    for machine, members in by_machine(results).items():
+        for shape in sorted({r.shape for r in members}):
+            out[(machine, shape)] = newest(r for r in members if r.shape == shape)[0]
+    return out
 
 
 def best_rates(results: list[Result]) -> dict[tuple[str, str], dict[int, Result]]:
@@ -63,7 +67,8 @@ def best_rates(results: list[Result]) -> dict[tuple[str, str], dict[int, Result]
 
 def crossovers(results: list[Result]) -> list[Crossover]:
     """Each kernel against HashLife on the same grid, at the generations both measured, in
-    the one run `results` come from."""
+    the one run `results` (not empty) come from."""
+    run = results[0].run
     best = best_rates(results)
     out = []
     for (experiment, shape), mine in sorted(best.items()):
@@ -77,8 +82,7 @@ def crossovers(results: list[Result]) -> list[Crossover]:
             if g not in ahead:
                 break
             stays = g
-        out.append(Crossover(experiment, shape, stays, common, ahead, bool(hashlife),
-                             mine[min(mine)].run))
+        out.append(Crossover(experiment, shape, stays, common, ahead, bool(hashlife), run))
     return out
 
 
@@ -105,11 +109,12 @@ def figure_for(pattern: str, index: int) -> Figure:
                   log_x=True, log_y=True)
 
 
-def points(by_run: dict[Machine, list[Result]]) -> list[Point]:
-    """Each machine's newest run's best result per experiment, grid and generations; a series
-    names its machine where several ran the pattern."""
-    return [Point(on_machine(f"{experiment} {shape}", machine, len(by_run)), g, r.rate, r)
-            for machine, results in by_run.items()
+def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
+    """The best result per experiment, grid and generations of each newest run (newest_runs);
+    a series names its machine where several ran the pattern."""
+    machines = len({machine for machine, _ in by_run})
+    return [Point(on_machine(f"{experiment} {shape}", machine, machines), g, r.rate, r)
+            for (machine, _), results in by_run.items()
             for (experiment, shape), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]
 

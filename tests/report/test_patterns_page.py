@@ -118,13 +118,19 @@ class PatternsPage(unittest.TestCase):
         beta = self.folder("beta", [
             started_from(ACORN, "external-golly-hashlife", 1024, 1e8),
             started_from(ACORN, "cpu-a", 1024, 1e12)], "beta")
-        out = self.generate([], alpha_old, alpha, beta)
+        # Alpha's newest run, on another grid only, supersedes nothing on 2048x2048.
+        alpha_small = self.folder("alpha-small", [
+            started_from(ACORN, "external-golly-hashlife", 64, 1e9, shape="256x256"),
+            started_from(ACORN, "cpu-a", 64, 1e10, shape="256x256")], "alpha",
+            "2026-11-23T10:00:00Z")
+        out = self.generate([], alpha_old, alpha, beta, alpha_small)
         text = (out / "patterns.html").read_text(encoding="utf-8")
         rows = sorted(self.rows(text, ACORN, "cpu-a"))
-        self.assertEqual([run.split(",")[0] for run, _ in rows], ["alpha", "beta"])
+        self.assertEqual([run.split(",")[0] for run, _ in rows], ["alpha", "alpha", "beta"])
         self.assertTrue(rows[0][0].endswith("alpha-new"), rows[0][0])
         self.assertEqual(rows[0][1], "HashLife is at least as fast from 1024 generations")
-        self.assertEqual(rows[1][1], "HashLife does not overtake it within the run "
+        self.assertTrue(rows[1][0].endswith("alpha-small"), rows[1][0])
+        self.assertEqual(rows[2][1], "HashLife does not overtake it within the run "
                                      "(up to 1024 generations)")
 
     def test_says_so_without_patterns(self):
