@@ -10,8 +10,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import signal
 import textwrap
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -60,8 +62,7 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     plt.rcParams.update(
-        {"font.size": 10, "axes.titlesize": 11, "figure.facecolor": FACE, "savefig.facecolor": FACE,
-         "figure.max_open_warning": 0}  # written_together() keeps a report's figures open
+        {"font.size": 10, "axes.titlesize": 11, "figure.facecolor": FACE, "savefig.facecolor": FACE}
     )
     return plt
 
@@ -78,22 +79,43 @@ def _write_pending(index: int) -> None:
     _write(*_pending[index])
 
 
+def _workers(figures: int) -> int:
+    """Processes to write `figures` with: one where the system does not fork."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(figures, cores or 1)
+
+
+def _write_all(figures: int) -> None:
+    workers = _workers(figures)
+    if workers < 2:
+        for index in range(figures):
+            _write_pending(index)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                             initializer=signal.signal,
+                             initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        list(pool.map(_write_pending, range(figures)))
+
+
 @contextmanager
 def written_together() -> Iterator[None]:
     """The figures drawn inside are written on leaving it, side by side in forked processes
     where the system forks (laying out and encoding a figure takes most of a report's time);
-    the children read them from the memory they share with this process, not from a copy."""
+    the children read them from the memory they share with this process, not from a copy.
+    A child that fails or dies fails the report; Ctrl-C is the parent's to handle."""
     global _pending
+    if _pending is not None:
+        raise RuntimeError("written_together() is not re-entrant")
+    import matplotlib
+
     _pending = []
     try:
-        yield
-        workers = min(len(_pending), len(os.sched_getaffinity(0)))
-        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            for fig, path in _pending:
-                _write(fig, path)
-        else:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                pool.map(_write_pending, range(len(_pending)), chunksize=1)
+        # All stay open till the end; written with the settings they were drawn with.
+        with matplotlib.rc_context({"figure.max_open_warning": 0}):
+            yield
+            _write_all(len(_pending))
     finally:
         import matplotlib.pyplot as plt
 

@@ -1889,6 +1889,46 @@ class FiguresTest(TempDir):
             self.assertFalse((self.tmp / "o").exists())
 
 
+class WrittenTogetherTest(TempDir):
+    """Figures drawn inside plots.written_together() are written on leaving it, in forked
+    processes, the same files as one at a time; one that cannot be written fails it; none
+    stays open."""
+
+    def draw(self, name: str) -> None:
+        from lifebench_report import plots
+
+        fig, ax = plots._pyplot().subplots(figsize=(plots.WIDTH_IN, plots.HEIGHT_IN))
+        ax.plot([1, 2, 3], [3, 1, 2], label=name.split("-")[-1])  # the same in both forms
+        ax.legend()
+        plots._save(fig, self.tmp / name)
+
+    def test_the_same_files_as_one_at_a_time(self):
+        from lifebench_report import plots
+
+        with plots.written_together():
+            for i in range(3):
+                self.draw(f"together-{i}.png")
+            self.assertFalse((self.tmp / "together-0.png").exists())  # not yet
+        for i in range(3):
+            self.draw(f"alone-{i}.png")
+        for i in range(3):
+            self.assertEqual((self.tmp / f"together-{i}.png").read_bytes(),
+                             (self.tmp / f"alone-{i}.png").read_bytes())
+        self.assertEqual(plots._pyplot().get_fignums(), [])
+
+    def test_a_figure_that_cannot_be_written_fails_it(self):
+        from lifebench_report import plots
+
+        with self.assertRaises(FileNotFoundError):
+            with plots.written_together():
+                self.draw("written.png")
+                self.draw("no-such-folder/unwritten.png")
+        self.assertEqual(plots._pyplot().get_fignums(), [])
+        with plots.written_together():  # usable again
+            self.draw("again.png")
+        self.assertTrue((self.tmp / "again.png").is_file())
+
+
 class ModelTest(TempDir):
     TABLE = """
         title = "multistep"
