@@ -1,5 +1,5 @@
 # `cmake --install`: the problem model (lifebench::core: impl/'s library and headers) and the
-# header-only kernels (lifebench::kernels_common: kernels/common, kernels/cpu and kernels/cuda,
+# kernels' headers (lifebench::kernels_common: kernels/common, kernels/cpu and kernels/cuda,
 # included as "common/bpbc.hpp"; lifebench::kernels_cuda adds the CUDA runtime where CUDA is
 # on, and lifebench::kernels_cuda_life_wide the compiled kernels of cuda/life_wide.cuh), with a
 # package config, so that another project can

@@ -1,6 +1,6 @@
 // The device side of life_wide.cuh: the kernels (wide_steps, rows in registers;
-// wavefront_steps, rows streamed) and one launch of them. Included by the
-// library's sources only (life_wide_shifts.cu, life_wide_launch.cu).
+// wavefront_steps, rows streamed) and one launch of them. Included by life_wide_shifts.cu
+// alone, which instantiates that launch for one way of shifting.
 #pragma once
 
 #include "cuda/life_lop3.cuh"

@@ -7,8 +7,8 @@ namespace lifebench::cuda::life_wide {
 
 namespace {
 
-/// A kernel of this library, compiled for the architectures its others are: whether the
-/// device can run them.
+/// A kernel of this library: the device can run it where it can run the others, all of the
+/// library's sources being compiled for one list of architectures (CMAKE_CUDA_ARCHITECTURES).
 __global__ void probe() {}
 
 } // namespace

@@ -4,6 +4,10 @@
 // ran these kernels compiled all of them before.
 #include "cuda/life_wide_kernels.cuh"
 
+#ifndef LIFEBENCH_LIFE_WIDE_SHIFTS
+#error "LIFEBENCH_LIFE_WIDE_SHIFTS (funnel, multiply or mixed) names the kernels to compile"
+#endif
+
 namespace lifebench::cuda::life_wide {
 
 template int detail::launch<Shifts::LIFEBENCH_LIFE_WIDE_SHIFTS>(const Config&, const std::uint32_t*,
