@@ -137,6 +137,19 @@ class PatternsReal(lbtest.CliTestCase):
         self.assertNotIn("soup", verification)
         self.assertEqual(verification["final_state"]["status"], "passed")
 
+    def test_each_repetition_starts_from_the_pattern(self):
+        # A soup's warmup and three repetitions continue one another (4 x 8 generations); a
+        # pattern is put back before each repetition, the last checked after its own 8.
+        run = ("[[run]]\nexperiment = \"cpu-trivial\"\nshape = \"64x64\"\ngenerations = 8\n"
+               "warmup = 1\nrepetitions = 3\nmax_repetitions = 3\n")
+        soup, pattern = self.bench(run + run + f'pattern = "{ACORN}"\n')
+        for result in (soup, pattern):
+            self.assertEqual(result["status"], "ok", result.get("reason"))
+            self.assertEqual(result["timing"]["repetitions"], 3)
+            self.assertEqual(result["verification"]["final_state"]["status"], "passed")
+        self.assertEqual(soup["verification"]["final_state"]["generations"], 32)
+        self.assertEqual(pattern["verification"]["final_state"]["generations"], 8)
+
     def test_verification_on_a_smaller_grid_where_the_pattern_fits(self):
         # Capped at 2^22 cells; at offset 3000 the pattern needs the whole width.
         text = (RUN.format(experiment="cpu-trivial", shape="4096x2048") + f'pattern = "{GUN}"\n'
