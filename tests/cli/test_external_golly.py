@@ -3,11 +3,15 @@ available where bgolly is installed and unavailable with the reason where it is 
 verified against the reference and timed by bgolly's own timestamps. Skipped where bgolly
 is not installed or the experiments are not built."""
 import os
+import re
 import shutil
+import tomllib
+import unittest
 
 import lbtest
 
 NAMES = ["external-golly-quicklife", "external-golly-hashlife"]
+SOURCE = os.path.join(lbtest.HERE, "..", "..", "experiments")
 SWEEP = """[[run]]
 experiment = "%s"
 shape = "128x128"
@@ -15,6 +19,26 @@ generations = 16
 repetitions = 2
 max_repetitions = 2
 """
+
+
+class TimingLines(unittest.TestCase):
+    """The descriptions' timing pattern takes every line bgolly prints, those of generation
+    1,000 on too (thousands separators): the timed span is the whole run, not its first 1000
+    generations."""
+
+    def test_every_generation_line_matches(self):
+        for name in NAMES:
+            with open(os.path.join(SOURCE, name, "external.toml"),
+                      "rb") as file:
+                pattern = re.compile(tomllib.load(file)["timing"]["pattern"])
+            for line, seconds in [("0.0015161 0", "0.0015161"), ("0.0284491 995", "0.0284491"),
+                                  ("0.0285561 1,000", "0.0285561"),
+                                  ("0.374329 8,192", "0.374329"),
+                                  ("12.5 1,048,576", "12.5")]:
+                with self.subTest(experiment=name, line=line):
+                    match = pattern.search(line)
+                    self.assertIsNotNone(match)
+                    self.assertEqual(match.group(1), seconds)
 
 
 class Golly(lbtest.CliTestCase):
