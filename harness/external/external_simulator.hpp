@@ -24,6 +24,9 @@ public:
   /// One run of the program: its process's wall time, or the time it prints.
   double timed_advance(std::uint64_t generations) override;
   [[nodiscard]] std::string clock() const override;
+  /// Unknown for a program of elsewhere (Golly's algorithms follow it): every repetition
+  /// starts from the start, at the cost of an untimed upload.
+  [[nodiscard]] bool pace_follows_state() const override { return true; }
 
 private:
   /// Runs the program on the state; throws Error, one line naming the description and the

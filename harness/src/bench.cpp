@@ -246,9 +246,14 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
       simulator->timed_advance(config.generations);
 
     // A pattern's repetitions each time its first generations (a pattern grows, settles or
-    // fills the grid, and HashLife's pace follows); a soup's continue one another.
+    // fills the grid, and HashLife's pace follows), and so do a soup's where the pace follows
+    // the state; other soups' continue one another.
     std::function<void()> restart;
-    if (pattern) restart = [&] { simulator->upload(start()); };
+    if (pattern) {
+      restart = [&] { simulator->upload(start()); };
+    } else if (simulator->pace_follows_state()) {
+      restart = [&] { simulator->upload_soup(soup); };
+    }
     const Timed timed = time_repetitions(*simulator, config, restart);
     const ResultTiming& timing =
         result.timing.emplace(timing_statistics(timed, simulator->clock(), config));
@@ -264,7 +269,7 @@ ResultRecord bench(const ExperimentInfo& info, const Params& params, const Confi
                   : std::nullopt};
     result.device = simulator->device();
     result.benchmark = timed.entries;
-    const std::uint64_t advanced = pattern ? config.generations
+    const std::uint64_t advanced = restart ? config.generations
                                            : (static_cast<std::uint64_t>(config.warmup) +
                                               static_cast<std::uint64_t>(timing.repetitions)) *
                                                  config.generations;

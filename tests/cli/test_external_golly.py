@@ -111,6 +111,8 @@ class Golly(lbtest.CliTestCase):
             self.assertEqual(result["verification"]["problem"], "B3/S23:T128,128")
             self.assertEqual(result["timing"]["clock"], "program_printed")
             self.assertEqual(len(result["timing"]["seconds"]), 2)
+            # Each repetition from the soup again: the final state after one repetition's 16.
+            self.assertEqual(result["verification"]["final_state"]["generations"], 16)
             self.assertGreater(result["throughput"]["cell_updates_per_second"], 0)
             self.assertEqual(result["external"]["program"], self.bgolly)
             self.assertEqual(result["external"]["version"], "3.3")

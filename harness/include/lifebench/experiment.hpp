@@ -54,6 +54,10 @@ public:
   /// sum may exceed the timed seconds); empty when the experiment has no phases. Names are
   /// short lowercase words ("read", "simulate", "write", "compute longest").
   [[nodiscard]] virtual std::map<std::string, double> phase_seconds() const { return {}; }
+  /// Whether an advance's pace follows the state it starts from (a cache of blocks met
+  /// before, work skipped where nothing lives): then every timed repetition starts from the
+  /// timed start again, as a pattern's always do; otherwise a soup's continue one another.
+  [[nodiscard]] virtual bool pace_follows_state() const { return false; }
 };
 
 /// What a parameter means to the harness, where it means something: the harness asks the
