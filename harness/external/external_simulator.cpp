@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <utility>
@@ -25,6 +26,14 @@ namespace fs = std::filesystem;
 /// first of a program's timestamps is there too (a timestamp a generation for millions).
 constexpr std::size_t kPrintedLimit = std::size_t{64} << 20;
 constexpr std::size_t kOtherLimit = std::size_t{64} << 10;
+
+/// `text`, all of it, as a number of type T, or nothing (from_chars alone takes a prefix).
+template <class T> std::optional<T> read_number(const std::string& text) {
+  T value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
 
 /// Throws Error where a file names another problem than `problem` (a rule, with its bounded
 /// grid where it gives one).
@@ -249,12 +258,12 @@ Position ExternalSimulator::placed(const fs::path& input, std::uint64_t generati
     Position at;
     for (auto [group, value] : {std::pair{1, &at.x}, std::pair{2, &at.y}}) {
       const std::string number = match[group].str();
-      const auto [end, failed] =
-          std::from_chars(number.data(), number.data() + number.size(), *value);
-      if (failed != std::errc() || end != number.data() + number.size()) {
+      const auto parsed = read_number<std::int64_t>(number);
+      if (!parsed) {
         throw Error("its place run printed \"" + number + "\" where place.pattern '" + p.pattern +
                     "' takes a whole number");
       }
+      *value = *parsed;
     }
     return at;
   }
@@ -278,13 +287,12 @@ double ExternalSimulator::printed_seconds(const driver::ProcessOutcome& outcome,
     std::smatch match;
     if (!std::regex_search(line, match, pattern) || !match[1].matched) continue;
     const std::string number = match[1].str();
-    double value = 0;
-    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (error != std::errc() || end != number.data() + number.size()) {
+    const auto value = read_number<double>(number);
+    if (!value) {
       throw Error(run_named(generations) + "printed \"" + number + "\" where timing.pattern '" +
                   d.pattern + "' takes a number");
     }
-    times.push_back(value);
+    times.push_back(*value);
   }
   if (times.empty() || (d.take == Take::last_minus_first && times.size() < 2)) {
     throw Error(run_named(generations) + "printed " + (times.empty() ? "no line" : "one line") +
