@@ -199,7 +199,7 @@ Planned planned(const Params& params, const UniverseHeader& header) {
     words = 2 * b.row_words;
     rows = b.launch_rows();
   }
-  p.plan.kernel.rows = wide::rows_balancing_sms(p.plan.kernel, words, rows);
+  p.plan.kernel = wide::config_for_grid(params, words, rows);
   if (auto why = unsupported_layout(p.layout, p.plan)) throw Error(*why);
   return p;
 }
