@@ -262,8 +262,6 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual(len(self.box.bench_calls("fake")), 1)
 
 
-
-
 class FolderSpace(lbtest.CliTestCase):
     def test_a_universe_larger_than_the_free_disk_is_unsupported_before_any_write(self):
         folder = lbtest.experiment_folder(self, "cpu-outofcore")
