@@ -14,7 +14,7 @@ from .cells import table_view
 from .errors import ReportError
 from .figures import load_figures
 from .machines import slug
-from .output import copy_results, staged
+from .output import copy_results, linked_results, staged
 from .results import Run, load_runs
 from .tables import load_tables
 
@@ -75,7 +75,13 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="DIR",
         help="the report as a static site to publish: as --out, with the results folders "
-        "copied inside and no path of this machine on any page",
+        "copied inside (or linked: --link-results) and no path of this machine on any page",
+    )
+    parser.add_argument(
+        "--link-results",
+        action="store_true",
+        help="with --site: link each results folder where it lies, by a path relative to the "
+        "site, instead of copying it inside (a site kept beside its results folders)",
     )
     parser.add_argument(
         "--experiments",
@@ -139,7 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv[:1] == ["history"]:
             return history_main(argv[1:])
-        args = _parser().parse_args(argv)
+        parser = _parser()
+        args = parser.parse_args(argv)
+        if args.link_results and args.site is None:
+            parser.error("--link-results needs --site")
         index = generate(
             args.results,
             args.tables,
@@ -147,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             args.plots,
             quiet=args.quiet,
             site=args.site is not None,
+            link_results=args.link_results,
             experiments=args.experiments,
             baseline=args.baseline,
             history_folders=args.history,
@@ -171,6 +181,10 @@ def _earlier(folders: list[Path], runs: list[Run]) -> list[Run]:
     return [run for run in load_runs(folders) if run.folder not in shown]
 
 
+def _site_data(runs: list[Run], stage: Path, out: Path, link: bool) -> dict[int, str]:
+    return linked_results(runs, out) if link else copy_results(runs, stage)
+
+
 def generate(
     results: list[Path],
     tables_dir: Path,
@@ -178,12 +192,13 @@ def generate(
     figures_dir: Path = DEFAULT_FIGURES,
     quiet: bool = False,
     site: bool = False,
+    link_results: bool = False,
     experiments: Path = DEFAULT_EXPERIMENTS,
     baseline: Path | None = None,
     history_folders: list[Path] | None = None,
 ) -> Path:
-    """Writes the report (a static site with the results inside: `site`); returns the
-    absolute path of its index.html."""
+    """Writes the report (a static site with the results inside: `site`, or linked where
+    they lie: `link_results`); returns the absolute path of its index.html."""
     try:
         import matplotlib  # noqa: F401  (fail with one line, before any work)
     except ImportError as e:
@@ -239,7 +254,7 @@ def generate(
                 generated, (pages.THROUGHPUT_PNG, size) if size else None, shown, rooflines
             ),
             html.RUNS: pages.runs_page(
-                runs, generated, copy_results(runs, stage) if site else None
+                runs, generated, _site_data(runs, stage, out, link_results) if site else None
             ),
             html.HISTORY: pages.history_page(histories, history_images, generated),
             html.CONFIGURATIONS: pages.configurations_page(runs, views, generated, bounds),

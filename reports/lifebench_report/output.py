@@ -73,6 +73,13 @@ def _swap(stage: Path, out: Path):
         shutil.rmtree(old, ignore_errors=True)
 
 
+def linked_results(runs: list[Run], out: Path) -> dict[int, str]:
+    """Each run's folder as a path relative to the site `out`: for a site kept beside its
+    results folders (results/reference/report), which then need no copy inside."""
+    return {id(run): Path(os.path.relpath(run.folder.resolve(), out.resolve())).as_posix()
+            for run in runs}
+
+
 def copy_results(runs: list[Run], stage: Path) -> dict[int, str]:
     """Copies each run's JSON files into stage/data/<folder name> (a suffix where two
     share a name); returns those folders relative to the stage, by id of the run."""

@@ -159,7 +159,7 @@ def figures_page(
 
 def runs_page(runs: list[Run], generated: str, data: dict[int, str] | None = None) -> str:
     """Each results folder: its machine, build, host and experiments; `data`: in a static
-    site, the folder (relative) each run's results were copied to, by id of the run."""
+    site, the folder (relative) of each run's results, copied or linked, by id of the run."""
     body = [
         "<h1>Runs</h1>",
         f'<p class="lead">Each results folder is one {term("run", "run")}: one commit on one '
@@ -326,17 +326,18 @@ def _parallel_gpus(run: Run) -> str:
 
 
 def _run_section(run: Run, data: str | None) -> str:
-    """One results folder; in a static site its copy (`data`) instead of its path here."""
+    """One results folder; in a static site its relative link (`data`) instead of its path
+    here."""
     if data is None:
         where = f"results folder <code>{esc(run.folder)}</code>"
     elif run.manifest is None and not run.results:
-        where = "nothing recorded, nothing copied"
+        where = "nothing recorded"
     else:
         files = len({r.file for r in run.results}) + (run.manifest is not None)
         first = "manifest.json" if run.manifest is not None else run.results[0].file.name
         link = f"{data}/{first}"
         where = (
-            f'results copied into <a href="{esc(link)}">{esc(data)}/</a> ({files} JSON file'
+            f'results in <a href="{esc(link)}">{esc(data)}/</a> ({files} JSON file'
             f'{"s" if files != 1 else ""})'
         )
     out = [f"<h3>{esc(run.label)}</h3>", f'<p class="lead">{where}</p>']

@@ -1255,6 +1255,22 @@ class ReportTest(TempDir):
             run_generator("--results", res, "--out", site, "--site", site), "not allowed with"
         )
 
+    def test_site_links_results_beside_it(self):
+        res = synthetic.standard_run(self.tmp / "results")
+        site = self.tmp / "site"
+        proc = run_generator("--results", res, "--tables", TABLES, "--site", site,
+                             "--link-results")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertFalse((site / "data").exists())
+        runs = (site / "runs.html").read_text()
+        self.assertIn('href="../results/manifest.json"', runs)
+        self.assertTrue((site / "../results/manifest.json").is_file())
+        self.assertNotIn(str(self.tmp), runs)
+        self.assert_one_line_error(
+            run_generator("--results", res, "--out", site, "--link-results"),
+            "--link-results needs --site",
+        )
+
     def test_standard_report(self):
         proc, out = self.standard
         self.assertEqual(proc.returncode, 0, proc.stderr)
