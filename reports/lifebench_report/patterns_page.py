@@ -131,7 +131,11 @@ def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
             "repetition, and where HashLife (external-golly-hashlife) overtakes each kernel "
             "on the same grid. Each point is the best configuration of an experiment in the "
             "newest run of a machine that started from the pattern; a crossover compares two "
-            "results of that run. The patterns are described in datasets/README.md.</p>"]
+            "results of that run. HashLife runs on the kernels' own grids, tori: on a "
+            "bounded grid Golly advances HashLife one generation at a time (it clears the "
+            "cells outside after each), so the large steps that make HashLife win on an "
+            "unbounded plane are not taken here. The patterns are described in "
+            "datasets/README.md.</p>"]
     if not sections:
         body.append('<p class="why">No verified result in these results started from a pattern '
                     "(the sweeps patterns and patterns-quick run them).</p>")
