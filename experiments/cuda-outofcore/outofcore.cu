@@ -182,7 +182,7 @@ struct Planned {
 };
 
 /// The parameters' plan and its layout of `header`'s universe; with rows_per_thread=auto,
-/// the rows that spread each launch's blocks evenly over the SMs for that layout's launches
+/// the rows that make the cheapest launch on this device's SMs for that layout's launches
 /// (an extended sub-universe, or a band and the rows it takes above it: far shorter than
 /// the universes the fixed values suit).
 Planned planned(const Params& params, const UniverseHeader& header) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "cuda/grid_limits.cuh"
+#include "cuda/life_wide_rows.hpp"
 #include "cuda/runtime.cuh"
 
 #include <algorithm>
@@ -27,9 +28,6 @@
 
 namespace lifebench::cuda::life_wide {
 
-constexpr unsigned kWarp = 32;
-constexpr unsigned kWarpsPerBlock = 4;       // independent warps, each its own tile
-constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
 constexpr int kMaxSteps = 32; // lane 0's and lane 31's wrong cells reach lanes 1 and 30 after 32
 
 /// wide_steps (rows in registers) or wavefront_steps (rows streamed).
@@ -39,22 +37,6 @@ enum class Schedule { registers, wavefront };
 /// shifts (ALU pipe, with LOP3), both by multiply-adds (FMA pipe), or mixed: west
 /// by a funnel shift, east by multiply-adds (IMAD.HI is slow, so only one of them).
 enum class Shifts { funnel, multiply, mixed };
-
-/// A launch's blocks on a torus of `height` rows of `words_per_row` words, `rows` rows a
-/// lane writes: groups of kOutputWords words across, tiles of `rows` rows down,
-/// kWarpsPerBlock tiles a block.
-struct LaunchGrid {
-  std::int64_t groups;
-  std::int64_t tiles;
-  [[nodiscard]] std::int64_t block_rows() const {
-    return (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  }
-  [[nodiscard]] std::int64_t blocks() const { return groups * block_rows(); }
-};
-
-inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, std::int64_t rows) {
-  return {(words_per_row + kOutputWords - 1) / kOutputWords, (height + rows - 1) / rows};
-}
 
 /// A launch configuration: the experiment parameters of every user of these kernels
 /// (cuda/life_wide_simulator.cuh reads them).
@@ -131,31 +113,13 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
 /// for), or nothing: the `unavailable` of every experiment that uses them.
 std::optional<std::string> unavailable();
 
-/// Rows a lane writes with schedule=wavefront for a launch on a torus of `height` rows of
-/// `words_per_row` words: a launch lasts as long as its busiest SM, which runs
-/// ceil(blocks / SMs) blocks, each of whose lanes streams rows + 2 x steps rows (the
-/// kernel is bound by the integer pipe, which a few resident blocks fill); minimised over
-/// 32 ... max(32, height) rows, at most kMaxFittedRows. On a band far shorter than a
-/// universe, 64 or 128 rows leave SMs with a block less than others for most of the launch.
-inline int rows_balancing_sms(const Config& config, std::int64_t words_per_row,
-                              std::int64_t height) {
+/// The rows a lane writes with schedule=wavefront for a launch of `config` on a torus of
+/// `height` rows of `words_per_row` words on this device (rows_for_launch).
+inline int rows_for_launch(const Config& config, std::int64_t words_per_row, std::int64_t height) {
   if (config.schedule != Schedule::wavefront) {
     throw Error("rows a lane writes are chosen for schedule=wavefront only");
   }
-  constexpr std::int64_t kMaxFittedRows = 1 << 16; // longer columns only lengthen a launch
-  const std::int64_t sms = sm_count();
-  std::int64_t best = 32;
-  std::int64_t best_time = -1;
-  for (std::int64_t rows = 32; rows <= std::clamp<std::int64_t>(height, 32, kMaxFittedRows);
-       ++rows) {
-    const std::int64_t blocks = launch_grid(words_per_row, height, rows).blocks();
-    const std::int64_t time = (blocks + sms - 1) / sms * (rows + 2 * config.steps);
-    if (best_time < 0 || time < best_time) {
-      best = rows;
-      best_time = time;
-    }
-  }
-  return static_cast<int>(best);
+  return rows_for_launch(words_per_row, height, config.steps, sm_count());
 }
 
 /// Enqueues one launch of up to config.steps of the `generations` still to do, from `in`

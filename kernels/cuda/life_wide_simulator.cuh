@@ -51,12 +51,12 @@ inline Config config_before_fitting(const Params& params) {
 }
 
 /// The configuration that launches on grids of `words_per_row` 32-bit words by `height` rows:
-/// with rows_per_thread=auto, the rows that spread each launch's blocks evenly over the SMs
-/// (rows_balancing_sms). Throws Error.
+/// with rows_per_thread=auto, the rows that make the cheapest launch on this device
+/// (rows_for_launch). Throws Error.
 inline Config config_for_grid(const Params& params, std::int64_t words_per_row,
                               std::int64_t height) {
   Config config = config_before_fitting(params);
-  if (fitted_rows(params)) config.rows = rows_balancing_sms(config, words_per_row, height);
+  if (fitted_rows(params)) config.rows = rows_for_launch(config, words_per_row, height);
   return config;
 }
 
@@ -65,8 +65,8 @@ inline std::vector<Axis> with_fitted_rows(std::vector<Axis> axes, const std::str
   for (auto& axis : axes) {
     if (axis.name != "rows_per_thread") continue;
     axis.allowed.emplace_back("auto");
-    axis.description += "; auto (schedule=wavefront): the rows that spread each launch's blocks "
-                        "evenly over the SMs, for " +
+    axis.description += "; auto (schedule=wavefront): the rows that make the cheapest launch "
+                        "on this device's SMs, for " +
                         what;
   }
   return axes;

@@ -1,0 +1,65 @@
+// How cuda/life_wide.cuh's kernels split a torus into blocks, and the rows a lane writes
+// (schedule=wavefront) chosen for a launch's grid: rows_per_thread=auto of cuda-life-wide,
+// cuda-multigpu, cuda-nccl and cuda-outofcore. Arithmetic only, so that the host tests it.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace lifebench::cuda::life_wide {
+
+constexpr unsigned kWarp = 32;
+constexpr unsigned kWarpsPerBlock = 4;       // independent warps, each its own tile
+constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
+
+/// A launch's blocks on a torus of `height` rows of `words_per_row` words, `rows` rows a
+/// lane writes: groups of kOutputWords words across, tiles of `rows` rows down,
+/// kWarpsPerBlock tiles a block.
+struct LaunchGrid {
+  std::int64_t groups;
+  std::int64_t tiles;
+  [[nodiscard]] std::int64_t block_rows() const {
+    return (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  }
+  [[nodiscard]] std::int64_t blocks() const { return groups * block_rows(); }
+};
+
+inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, std::int64_t rows) {
+  return {(words_per_row + kOutputWords - 1) / kOutputWords, (height + rows - 1) / rows};
+}
+
+/// Warps an SM needs besides those it runs to keep its integer pipe busy: with few warps,
+/// each waits on its own dependent LOP3s and shuffles. Fitted to cuda-life-wide's whole
+/// grids on one H200 (132 SMs; 8192² to 65536², 64 to 1024 rows): launch_cost then
+/// orders every two of those 21 configurations whose rates differ by more than 10 % as
+/// measured (6 to 10 do), where counting blocks alone (0) put 147 rows before 64 on 8192²,
+/// 1.4 times slower.
+constexpr std::int64_t kLatencyWarps = 8;
+
+/// A launch's time, in rows a lane streams: it lasts as long as its busiest SM, which runs
+/// ceil(blocks / SMs) blocks (counted as if all at once), whose warps and kLatencyWarps
+/// share its integer pipe, each lane streaming rows + 2 x steps rows.
+inline std::int64_t launch_cost(std::int64_t words_per_row, std::int64_t height, std::int64_t rows,
+                                int steps, std::int64_t sms) {
+  const std::int64_t blocks = launch_grid(words_per_row, height, rows).blocks();
+  const std::int64_t blocks_per_sm = (blocks + sms - 1) / sms;
+  return (blocks_per_sm * kWarpsPerBlock + kLatencyWarps) * (rows + 2 * std::int64_t{steps});
+}
+
+/// The rows a lane writes (schedule=wavefront, `steps` generations a launch) that make
+/// the cheapest launch (launch_cost) on `sms` SMs, of 32 ... max(32, height) rows and at
+/// most kMaxRows; the fewest of equals.
+inline int rows_for_launch(std::int64_t words_per_row, std::int64_t height, int steps,
+                           std::int64_t sms) {
+  constexpr std::int64_t kMaxRows = 1 << 16; // longer columns only lengthen a launch
+  std::int64_t best = 32;
+  for (std::int64_t rows = 33; rows <= std::clamp<std::int64_t>(height, 32, kMaxRows); ++rows) {
+    if (launch_cost(words_per_row, height, rows, steps, sms) <
+        launch_cost(words_per_row, height, best, steps, sms)) {
+      best = rows;
+    }
+  }
+  return static_cast<int>(best);
+}
+
+} // namespace lifebench::cuda::life_wide
