@@ -103,27 +103,31 @@ def _crossover_text(c: Crossover) -> str:
     return text + (f"; also at {_counts(earlier)}" if earlier else "")
 
 
-def figure_for(pattern: str, index: int) -> Figure:
-    return Figure(stem=f"pattern-{index}", path=Path(pattern), title=f"Pattern {pattern}",
-                  x="generations", y="cells/s", label="cell updates per second",
-                  log_x=True, log_y=True)
+def figure_for(pattern: str, shape: str, index: int) -> Figure:
+    return Figure(stem=f"pattern-{index}-{shape}", path=Path(pattern),
+                  title=f"Pattern {pattern} on {shape}", x="generations", y="cells/s",
+                  label="cell updates per second", log_x=True, log_y=True)
 
 
 def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
-    """The best result per experiment, grid and generations of each newest run (newest_runs);
-    a series names its machine where several ran the pattern."""
+    """The best result per experiment and generations of each newest run (newest_runs) of
+    one grid; a series names its machine where several ran the pattern."""
     machines = len({machine for machine, _ in by_run})
-    return [Point(on_machine(f"{experiment} {shape}", machine, machines), g, r.rate, r)
+    return [Point(on_machine(experiment, machine, machines), g, r.rate, r)
             for (machine, _), results in by_run.items()
-            for (experiment, shape), by_generations in best_rates(results).items()
+            for (experiment, _), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]
+
+
+def _by_size(shapes: set[str]) -> list[str]:
+    return sorted(shapes, key=lambda shape: [int(side) for side in shape.split("x")])
 
 
 def _run_text(run: Run) -> str:
     return f"{run.machine.label}, {run.short_commit}, {run.label}"
 
 
-def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
+def page(sections: Sequence[tuple[str, list[Crossover], list[tuple[str, html.Image]]]],
          generated: str) -> str:
     body = ["<h1>Patterns</h1>",
             '<p class="lead">Runs started from a pattern instead of random soups: the rate '
@@ -139,10 +143,10 @@ def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
     if not sections:
         body.append('<p class="why">No verified result in these results started from a pattern '
                     "(the sweeps patterns and patterns-quick run them).</p>")
-    for pattern, found, image in sections:
+    for pattern, found, images in sections:
         body.append(f'<h2 data-pattern="{html.esc(pattern)}">{html.esc(pattern)}</h2>')
-        if image:
-            body.append(html.img(image, f"rate against generations, pattern {pattern}"))
+        for shape, image in images:
+            body.append(html.img(image, f"rate against generations, pattern {pattern} on {shape}"))
         rows = "".join(
             f'<tr data-crossover="{html.esc(c.experiment)}"><td>{html.esc(c.experiment)}</td>'
             f"<td>{html.esc(c.shape)}</td><td>{html.esc(_run_text(c.run))}</td>"
@@ -155,12 +159,18 @@ def page(sections: Sequence[tuple[str, list[Crossover], html.Image | None]],
 
 def patterns_page(runs: list[Run], stage: Path, generated: str) -> str:
     """The page, its figures drawn into `stage`: one section per pattern that started a
-    verified result, or a line saying that none did."""
+    verified result, a figure for each grid it ran on (the kernels HashLife is compared with
+    share it), or a line saying that none did."""
     sections = []
     for i, (pattern, results) in enumerate(pattern_results(runs).items()):
-        figure = figure_for(pattern, i)
         by_run = newest_runs(results)
-        size = plots.figure_plot(figure, points(by_run), stage / figure.image)
+        images = []
+        for shape in _by_size({shape for _, shape in by_run}):
+            figure = figure_for(pattern, shape, i)
+            on_grid = {key: rs for key, rs in by_run.items() if key[1] == shape}
+            size = plots.figure_plot(figure, points(on_grid), stage / figure.image)
+            if size:
+                images.append((shape, (figure.image, size)))
         found = [c for one_run in by_run.values() for c in crossovers(one_run)]
-        sections.append((pattern, found, (figure.image, size) if size else None))
+        sections.append((pattern, found, images))
     return page(sections, generated)

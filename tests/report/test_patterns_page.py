@@ -132,6 +132,10 @@ class PatternsPage(unittest.TestCase):
         self.assertTrue(rows[1][0].endswith("alpha-small"), rows[1][0])
         self.assertEqual(rows[2][1], "HashLife does not overtake it within the run "
                                      "(up to 1024 generations)")
+        # A figure for each grid, the smaller first: a kernel is compared on its own grid.
+        self.assertEqual(re.findall(r'<img class="plot" src="([^"]+)"', text),
+                         ["figure-pattern-0-256x256.png", "figure-pattern-0-2048x2048.png"])
+        self.assertTrue((out / "figure-pattern-0-256x256.png").is_file())
 
     def test_says_so_without_patterns(self):
         out = self.generate([synthetic.result("cpu-soup", rate=1e9)])
