@@ -52,6 +52,18 @@ TEST(RowsForLaunch, FewerRowsWhereFewerBlocksFillTheSms) {
   EXPECT_GT(rows_for_launch(65536 / 32, 65536, kSteps, kH200Sms), rows);
 }
 
+TEST(RowsForLaunch, ChoosesWhatTheReadmesSay) {
+  // cuda-life-wide's README (whole grids) and cuda-outofcore's (its sweep's bands: 32-bit
+  // words by the band's rows and the 16 it takes above), on 132 SMs.
+  EXPECT_EQ(rows_for_launch(8192 / 32, 8192, kSteps, kH200Sms), 36);
+  EXPECT_EQ(rows_for_launch(16384 / 32, 16384, kSteps, kH200Sms), 63);
+  EXPECT_EQ(rows_for_launch(32768 / 32, 32768, kSteps, kH200Sms), 128);
+  EXPECT_EQ(rows_for_launch(65536 / 32, 65536, kSteps, kH200Sms), 253);
+  EXPECT_EQ(rows_for_launch(2048, 4096 + 16, kSteps, kH200Sms), 49);
+  EXPECT_EQ(rows_for_launch(4096, 8192 + 16, kSteps, kH200Sms), 108);
+  EXPECT_EQ(rows_for_launch(6144, 12288 + 16, kSteps, kH200Sms), 171);
+}
+
 TEST(RowsForLaunch, AtLeast32RowsEvenOnShortGrids) {
   EXPECT_EQ(rows_for_launch(64, 10, kSteps, kH200Sms), 32);
   EXPECT_EQ(rows_for_launch(64, 64, kSteps, 1), 32);

@@ -28,17 +28,20 @@ inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, s
   return {(words_per_row + kOutputWords - 1) / kOutputWords, (height + rows - 1) / rows};
 }
 
-/// Warps an SM needs besides those it runs to keep its integer pipe busy: with few warps,
-/// each waits on its own dependent LOP3s and shuffles. Fitted to cuda-life-wide's whole
-/// grids on one H200 (132 SMs; 8192² to 65536², 64 to 1024 rows): launch_cost then
-/// orders every two of those 21 configurations whose rates differ by more than 10 % as
-/// measured (6 to 10 do), where counting blocks alone (0) put 147 rows before 64 on 8192²,
-/// 1.4 times slower.
+/// Warps an SM needs besides those it runs to keep its integer pipe busy (likely: with few
+/// warps each waits on its own dependent LOP3s and shuffles). Fitted to cuda-life-wide's
+/// whole grids on one H200 (132 SMs; 8192² to 65536², 64 to 1024 rows), and applied to
+/// every device: with any value from 6, launch_cost orders every two of those 21
+/// configurations whose rates differ by more than 10 % as measured, and 7 or 8 fit them
+/// best (10 % RMS); counting blocks alone (0) put 147 rows before 64 on 8192², 1.4 times
+/// slower.
 constexpr std::int64_t kLatencyWarps = 8;
 
 /// A launch's time, in rows a lane streams: it lasts as long as its busiest SM, which runs
-/// ceil(blocks / SMs) blocks (counted as if all at once), whose warps and kLatencyWarps
-/// share its integer pipe, each lane streaming rows + 2 x steps rows.
+/// ceil(blocks / SMs) blocks, whose warps and kLatencyWarps share its integer pipe, each
+/// lane streaming rows + 2 x steps rows. The blocks are counted as if all ran at once,
+/// where fewer are resident (6 of 128 threads at 77 registers a thread): a simplification
+/// the fit absorbs.
 inline std::int64_t launch_cost(std::int64_t words_per_row, std::int64_t height, std::int64_t rows,
                                 int steps, std::int64_t sms) {
   const std::int64_t blocks = launch_grid(words_per_row, height, rows).blocks();
