@@ -1,5 +1,6 @@
-"""The command line: `generate.py --results DIR [--results DIR ...] --out DIR | --site DIR`,
-and `generate.py history DIR...` (a machine's results over commits, as text)."""
+"""The command line: `generate.py --results DIR [--results DIR ...] --out DIR | --site DIR
+[--link-results]`, and `generate.py history DIR...` (a machine's results over commits, as
+text)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         "--link-results",
         action="store_true",
         help="with --site: link each results folder where it lies, by a path relative to the "
-        "site, instead of copying it inside (a site kept beside its results folders)",
+        "site, instead of copying it inside (a site kept beside its results folders, all in "
+        "the site's parent folder)",
     )
     parser.add_argument(
         "--experiments",

@@ -75,9 +75,18 @@ def _swap(stage: Path, out: Path):
 
 def linked_results(runs: list[Run], out: Path) -> dict[int, str]:
     """Each run's folder as a path relative to the site `out`: for a site kept beside its
-    results folders (results/reference/report), which then need no copy inside."""
-    return {id(run): Path(os.path.relpath(run.folder.resolve(), out.resolve())).as_posix()
-            for run in runs}
+    results folders (results/reference/report), which then need no copy inside. A folder
+    outside the site's parent is refused: its link would climb towards this machine's root
+    and name its folders."""
+    beside = out.resolve().parent
+    links = {}
+    for run in runs:
+        folder = run.folder.resolve()
+        if not folder.is_relative_to(beside):
+            raise ReportError(f"--link-results: {run.folder} is not in {beside}, beside the "
+                              "site: copy it into the site (leave out --link-results)")
+        links[id(run)] = Path(os.path.relpath(folder, out.resolve())).as_posix()
+    return links
 
 
 def copy_results(runs: list[Run], stage: Path) -> dict[int, str]:

@@ -1258,18 +1258,26 @@ class ReportTest(TempDir):
     def test_site_links_results_beside_it(self):
         res = synthetic.standard_run(self.tmp / "results")
         site = self.tmp / "site"
-        proc = run_generator("--results", res, "--tables", TABLES, "--site", site,
-                             "--link-results")
+        proc = run_generator("--results", res, "--results", self.tmp / "gone", "--tables",
+                             TABLES, "--site", site, "--link-results")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((site / "data").exists())
         runs = (site / "runs.html").read_text()
         self.assertIn('href="../results/manifest.json"', runs)
         self.assertTrue((site / "../results/manifest.json").is_file())
-        self.assertNotIn(str(self.tmp), runs)
+        self.assertIn("gone: the results folder does not exist", runs)
+        for page in site.glob("*.html"):
+            self.assertNotIn(str(self.tmp), page.read_text(), page.name)
         self.assert_one_line_error(
             run_generator("--results", res, "--out", site, "--link-results"),
             "--link-results needs --site",
         )
+        # A folder outside the site's parent: its link would climb to this machine's root.
+        deeper = self.tmp / "deeper" / "site"
+        proc = run_generator("--results", res, "--tables", TABLES, "--site", deeper,
+                             "--link-results")
+        self.assert_one_line_error(proc, "is not in")
+        self.assertFalse(deeper.exists())
 
     def test_standard_report(self):
         proc, out = self.standard
