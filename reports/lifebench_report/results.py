@@ -273,10 +273,11 @@ class Run:
 def load_runs(folders: list[Path]) -> list[Run]:
     runs = [load_run(folder) for folder in folders]
     one_description(runs)
-    # Two folders of one name: told apart by the folder above them, else by their paths.
+    # Two folders of one name: told apart by the folder above them, else also by their place
+    # among the folders given (never by their paths, which a site must not show).
     longer_labels = (
         lambda run: f"{run.folder.parent.name}/{run.folder.name}",
-        lambda run: str(run.folder),
+        lambda run: f"{run.folder.parent.name}/{run.folder.name} ({runs.index(run) + 1})",
     )
     for longer in longer_labels:
         labels = [run.label for run in runs]

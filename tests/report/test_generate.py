@@ -1272,6 +1272,16 @@ class ReportTest(TempDir):
             run_generator("--results", res, "--out", site, "--link-results"),
             "--link-results needs --site",
         )
+        # Two folders of one name under folders of one name: told apart without their paths.
+        twins = [synthetic.standard_run(self.tmp / side / "x" / "results") for side in "ab"]
+        proc = run_generator("--results", twins[0], "--results", twins[1], "--tables", TABLES,
+                             "--site", site)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        runs = (site / "runs.html").read_text()
+        self.assertIn("x/results (1)", runs)
+        self.assertIn("x/results (2)", runs)
+        for page in site.glob("*.html"):
+            self.assertNotIn(str(self.tmp), page.read_text(), page.name)
         # A folder outside the site's parent: its link would climb to this machine's root.
         deeper = self.tmp / "deeper" / "site"
         proc = run_generator("--results", res, "--tables", TABLES, "--site", deeper,
