@@ -26,7 +26,7 @@ def before_after(runs: list[Run], baseline: list[Run]) -> str:
     both = [r for r in after if r.config_id in before]
     only_after = len(after) - len(both)
     only_before = len(set(before) - {r.config_id for r in after})
-    folders = ", ".join(str(run.folder) for run in baseline)
+    folders = ", ".join(run.label for run in baseline)  # no path of this machine on a site
     rows = []
     for r in both:
         b = before[r.config_id]

@@ -276,14 +276,14 @@ def load_runs(folders: list[Path]) -> list[Run]:
     # Two folders of one name: told apart by the folder above them, else also by their place
     # among the folders given (never by their paths, which a site must not show).
     longer_labels = (
-        lambda run: f"{run.folder.parent.name}/{run.folder.name}",
-        lambda run: f"{run.folder.parent.name}/{run.folder.name} ({runs.index(run) + 1})",
+        lambda run, _: f"{run.folder.parent.name}/{run.folder.name}",
+        lambda run, place: f"{run.folder.parent.name}/{run.folder.name} ({place})",
     )
     for longer in longer_labels:
         labels = [run.label for run in runs]
-        for run in runs:
+        for place, run in enumerate(runs, start=1):
             if labels.count(run.label) > 1:
-                run.label = longer(run)
+                run.label = longer(run, place)
     return runs
 
 

@@ -1282,6 +1282,12 @@ class ReportTest(TempDir):
         self.assertIn("x/results (2)", runs)
         for page in site.glob("*.html"):
             self.assertNotIn(str(self.tmp), page.read_text(), page.name)
+        # One folder twice, and as the baseline: still no path of this machine.
+        proc = run_generator("--results", twins[0], "--results", twins[0], "--baseline",
+                             twins[1], "--tables", TABLES, "--site", site)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for page in site.glob("*.html"):
+            self.assertNotIn(str(self.tmp), page.read_text(), page.name)
         # A folder outside the site's parent: its link would climb to this machine's root.
         deeper = self.tmp / "deeper" / "site"
         proc = run_generator("--results", res, "--tables", TABLES, "--site", deeper,
