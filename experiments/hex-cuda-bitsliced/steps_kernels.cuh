@@ -1,12 +1,11 @@
 // hex-cuda-bitsliced's kernels (the two forms of a generation, bitsliced.cu describes them)
-// and enqueue(), included by the one source of each compiled rule only (steps.cuh says why).
+// and enqueue_on(), included only by the sources that instantiate it (steps.cuh lists them).
 #pragma once
 
 #include "steps.cuh"
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 namespace lifebench::hex_bitsliced {
 

@@ -40,7 +40,7 @@ constexpr std::int64_t kLatencyWarps = 8;
 /// A launch's time, in rows a lane streams: it lasts as long as its busiest SM, which runs
 /// ceil(blocks / SMs) blocks, whose warps and kLatencyWarps share its integer pipe, each
 /// lane streaming rows + 2 x steps rows. The blocks are counted as if all ran at once,
-/// where fewer are resident (6 of 128 threads at 77 registers a thread): a simplification
+/// where fewer are resident (6 blocks of 128 threads at 77 registers a thread): a simplification
 /// the fit absorbs.
 inline std::int64_t launch_cost(std::int64_t words_per_row, std::int64_t height, std::int64_t rows,
                                 int steps, std::int64_t sms) {
