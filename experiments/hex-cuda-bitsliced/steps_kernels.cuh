@@ -21,6 +21,86 @@ __device__ __forceinline__ Word right_word(Word word) {
   return __shfl_down_sync(kFullMask, static_cast<std::uint32_t>(word), 1);
 }
 
+/// Where a lane of warp `warp` works: the word column it holds (lanes 0 and 31, and columns
+/// past the grid's words, only feed their neighbours), the rows it writes and the grid row
+/// of its register row 0.
+struct LanePlace {
+  int lane;
+  int column;    // may lie outside the grid's words
+  int col;       // the column read: wrapped on the torus
+  Word col_mask; // plane: the column's cells inside the width; 0 outside it
+  int out_rows;  // rows written
+  int first_row; // first row written
+  int top;       // grid row of register row 0, wrapped on the torus
+};
+
+template <bool Torus> __device__ __forceinline__ LanePlace lane_place(int warp, const Geometry& g) {
+  LanePlace p{};
+  p.lane = static_cast<int>(threadIdx.x % kLanes);
+  p.out_rows = kRows - 2 * g.steps;
+  p.column = (warp % g.warps_x) * kOutLanes + p.lane - 1;
+  p.first_row = (warp / g.warps_x) * p.out_rows;
+  const int top = p.first_row - g.steps;
+  // Torus: wrapped column and rows. Plane: what lies outside reads 0 and stays 0.
+  p.col = p.column;
+  if constexpr (Torus) {
+    p.col = ((p.column % g.columns) + g.columns) % g.columns;
+  } else {
+    if (p.column >= 0 && p.column < g.columns) {
+      p.col_mask = p.column + 1 == g.columns ? g.last_mask : ~Word{0};
+    }
+  }
+  p.top = Torus ? ((top % g.height) + g.height) % g.height : top;
+  return p;
+}
+
+/// Reads the lane's kRows words down its column from row p.top, giving register row j's to
+/// `take(j, word)`; returns which register rows are grid rows (a plane's: bit j for row j).
+template <bool Torus, class Take>
+__device__ __forceinline__ std::uint64_t read_rows(const Word* __restrict__ in, const Geometry& g,
+                                                   const LanePlace& p, Take take) {
+  std::uint64_t rows_inside = 0;
+  int y = p.top;
+#pragma unroll
+  for (int j = 0; j < kRows; ++j) {
+    Word word = 0;
+    if constexpr (Torus) {
+      word = in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
+                static_cast<std::size_t>(p.col)];
+      y = y + 1 == g.height ? 0 : y + 1;
+    } else {
+      const bool inside = y >= 0 && y < g.height;
+      rows_inside |= static_cast<std::uint64_t>(inside) << j;
+      if (inside && p.col_mask != 0) {
+        word = in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
+                  static_cast<std::size_t>(p.col)];
+      }
+      ++y;
+    }
+    take(j, word);
+  }
+  return rows_inside;
+}
+
+/// Writes the lane's exact rows, register row j's word being `word_of(j)`, back to its
+/// column; lanes 0 and 31 and columns past the grid's words write nothing.
+template <bool Torus, class WordOf>
+__device__ __forceinline__ void write_rows(Word* __restrict__ out, const Geometry& g,
+                                           const LanePlace& p, WordOf word_of) {
+  if (p.lane == 0 || p.lane == kLanes - 1 || p.column >= g.columns) return;
+  int y = Torus ? ((p.first_row % g.height) + g.height) % g.height : p.first_row;
+#pragma unroll
+  for (int j = 0; j < kRows; ++j) {
+    // Unrolled with a run-time test so that the rows stay in registers.
+    const int r = j - g.steps; // row first_row + r
+    if (r >= 0 && r < p.out_rows && p.first_row + r < g.height) {
+      out[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
+          static_cast<std::size_t>(p.col)] = word_of(j);
+      y = Torus && y + 1 == g.height ? 0 : y + 1;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // `tree`: 64-bit words, the full count and the multiplexer tree.
 
@@ -29,41 +109,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
     tree_steps(const Word* __restrict__ in, Word* __restrict__ out, Geometry g, Rule rule) {
   const int warp = static_cast<int>(blockIdx.x * kWarpsPerBlock + threadIdx.x / kLanes);
   if (warp >= g.warps) return; // whole warps leave: the shuffles below see full warps
-  const int lane = static_cast<int>(threadIdx.x % kLanes);
-  const int out_rows = kRows - 2 * g.steps;
-  const int column = (warp % g.warps_x) * kOutLanes + lane - 1; // may lie outside
-  const int first_row = (warp / g.warps_x) * out_rows;          // first row written
-  const int top = first_row - g.steps;                          // row of register 0
-
-  // Torus: wrapped column and rows. Plane: what lies outside reads 0 and stays 0.
-  int col = column;
-  Word col_mask = 0;
-  if constexpr (Torus) {
-    col = ((column % g.columns) + g.columns) % g.columns;
-  } else {
-    if (column >= 0 && column < g.columns) {
-      col_mask = column + 1 == g.columns ? g.last_mask : ~Word{0};
-    }
-  }
-  int y = Torus ? ((top % g.height) + g.height) % g.height : top;
+  const LanePlace p = lane_place<Torus>(warp, g);
   Word row[kRows];
-  std::uint64_t rows_inside = 0; // plane: bit j set when register row j is a grid row
-#pragma unroll
-  for (int j = 0; j < kRows; ++j) {
-    if constexpr (Torus) {
-      row[j] = in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-                  static_cast<std::size_t>(col)];
-      y = y + 1 == g.height ? 0 : y + 1;
-    } else {
-      const bool inside = y >= 0 && y < g.height;
-      rows_inside |= static_cast<std::uint64_t>(inside) << j;
-      row[j] = inside && col_mask != 0
-                   ? in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-                        static_cast<std::size_t>(col)]
-                   : Word{0};
-      ++y;
-    }
-  }
+  const std::uint64_t rows_inside =
+      read_rows<Torus>(in, g, p, [&](int j, Word word) { row[j] = word; });
 
   for (int s = 0; s < g.steps; ++s) {
     // Rows roll through (above, middle, below) with their cells' left and right
@@ -80,7 +129,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
       const Word below_right = hex::from_right(below, right_word(below));
       Word next = hex::step_word(rule, middle, above, above_left, middle_left, middle_right, below,
                                  below_right);
-      if constexpr (!Torus) next &= ((rows_inside >> j) & 1U) != 0 ? col_mask : Word{0};
+      if constexpr (!Torus) next &= ((rows_inside >> j) & 1U) != 0 ? p.col_mask : Word{0};
       above = middle;
       above_left = middle_left;
       middle = below;
@@ -90,18 +139,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
     }
   }
 
-  if (lane == 0 || lane == kLanes - 1 || column >= g.columns) return;
-  y = Torus ? ((first_row % g.height) + g.height) % g.height : first_row;
-#pragma unroll
-  for (int j = 0; j < kRows; ++j) {
-    // Unrolled with a run-time test so that row[] stays in registers.
-    const int r = j - g.steps; // row first_row + r
-    if (r >= 0 && r < out_rows && first_row + r < g.height) {
-      out[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-          static_cast<std::size_t>(col)] = row[j];
-      y = Torus && y + 1 == g.height ? 0 : y + 1;
-    }
-  }
+  write_rows<Torus>(out, g, p, [&](int j) { return row[j]; });
 }
 
 // ---------------------------------------------------------------------------
@@ -223,46 +261,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
     sums_steps(const Word* __restrict__ in, Word* __restrict__ out, Geometry g, Rule rule) {
   const int warp = static_cast<int>(blockIdx.x * kWarpsPerBlock + threadIdx.x / kLanes);
   if (warp >= g.warps) return; // whole warps leave: the shuffles below see full warps
-  const int lane = static_cast<int>(threadIdx.x % kLanes);
-  const int out_rows = kRows - 2 * g.steps;
-  const int column = (warp % g.warps_x) * kOutLanes + lane - 1; // may lie outside
-  const int first_row = (warp / g.warps_x) * out_rows;          // first row written
-  const int top = first_row - g.steps;                          // row of register 0
-
-  // Torus: wrapped column and rows. Plane: what lies outside reads 0 and stays 0.
-  int col = column;
-  Word col_mask = 0;
-  if constexpr (Torus) {
-    col = ((column % g.columns) + g.columns) % g.columns;
-  } else {
-    if (column >= 0 && column < g.columns) {
-      col_mask = column + 1 == g.columns ? g.last_mask : ~Word{0};
-    }
-  }
-  int y = Torus ? ((top % g.height) + g.height) % g.height : top;
+  const LanePlace p = lane_place<Torus>(warp, g);
   Half lo[kRows];
   Half hi[kRows];
-  Plane plane{0, static_cast<Half>(col_mask), static_cast<Half>(col_mask >> 32), g.two,
+  Plane plane{0, static_cast<Half>(p.col_mask), static_cast<Half>(p.col_mask >> 32), g.two,
               g.two << 30};
-#pragma unroll
-  for (int j = 0; j < kRows; ++j) {
-    Word word = 0;
-    if constexpr (Torus) {
-      word = in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-                static_cast<std::size_t>(col)];
-      y = y + 1 == g.height ? 0 : y + 1;
-    } else {
-      const bool inside = y >= 0 && y < g.height;
-      plane.rows_inside |= static_cast<std::uint64_t>(inside) << j;
-      if (inside && col_mask != 0) {
-        word = in[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-                  static_cast<std::size_t>(col)];
-      }
-      ++y;
-    }
+  plane.rows_inside = read_rows<Torus>(in, g, p, [&](int j, Word word) {
     lo[j] = static_cast<Half>(word);
     hi[j] = static_cast<Half>(word >> 32);
-  }
+  });
 
   if constexpr (Steps == 0) {
     for (int s = 0; s < g.steps; ++s) {
@@ -272,18 +279,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes)
     trimmed_generations<0, Steps, Torus, Madd>(lo, hi, rule, plane);
   }
 
-  if (lane == 0 || lane == kLanes - 1 || column >= g.columns) return;
-  y = Torus ? ((first_row % g.height) + g.height) % g.height : first_row;
-#pragma unroll
-  for (int j = 0; j < kRows; ++j) {
-    // Unrolled with a run-time test so that the rows stay in registers.
-    const int r = j - g.steps; // row first_row + r
-    if (r >= 0 && r < out_rows && first_row + r < g.height) {
-      out[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.columns) +
-          static_cast<std::size_t>(col)] = (static_cast<Word>(hi[j]) << 32) | lo[j];
-      y = Torus && y + 1 == g.height ? 0 : y + 1;
-    }
-  }
+  write_rows<Torus>(out, g, p, [&](int j) { return (static_cast<Word>(hi[j]) << 32) | lo[j]; });
 }
 
 /// The sums' kernel of a launch: a loop over g.steps (sums), or unrolled over the rows each
