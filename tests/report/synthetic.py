@@ -249,6 +249,19 @@ def write_run(
     return folder
 
 
+def named_run(folder: Path, results: list[dict[str, Any]], machine_name: str | None = None,
+              commit: str | None = None, started: str = "2026-11-22T15:30:00Z") -> Path:
+    """write_run() of a run whose id is the folder's name, started at `started`, of
+    `machine_name` (as with --machine; None: no machine recorded) at `commit` (None: the
+    manifest's)."""
+    data = manifest(folder.name, started=started)
+    if commit is not None:
+        data["build"]["git_commit"] = commit
+    if machine_name is not None:
+        data["machine"] = machine(machine_name)
+    return write_run(folder, results, data)
+
+
 # Measured rates (cell updates/s) of the standard run's table cells.
 CPU_WORD = (0.2e9, 0.3e9, 0.25e9)  # three configurations: the best (0.3e9) is shown
 CPU_SINGLE = 8.0e9

@@ -1487,11 +1487,7 @@ class OneRunTest(TempDir):
 
     def folder(self, name: str, items: list[dict], machine: str | None = None,
                commit: str = "1" * 40, started: str = "2026-11-22T15:30:00Z") -> Path:
-        data = synthetic.manifest(name, started=started)
-        data["build"]["git_commit"] = commit
-        if machine is not None:
-            data["machine"] = synthetic.machine(machine)
-        return synthetic.write_run(self.tmp / name, items, data)
+        return synthetic.named_run(self.tmp / name, items, machine, commit, started)
 
     def view(self, *folders: Path) -> cells.TableView:
         return cells.table_view(self.fujita, results.load_runs(list(folders)))

@@ -45,10 +45,7 @@ class PatternsPage(unittest.TestCase):
 
     def folder(self, name: str, results: list[dict], machine: str | None = None,
                started: str = "2026-11-22T15:30:00Z") -> Path:
-        data = synthetic.manifest(name, started=started)
-        if machine is not None:
-            data["machine"] = synthetic.machine(machine)
-        return synthetic.write_run(self.work / name, results, data)
+        return synthetic.named_run(self.work / name, results, machine, started=started)
 
     def generate(self, results: list[dict], *more: Path) -> Path:
         folders = [synthetic.write_run(self.work / "results", results)] if results else []
