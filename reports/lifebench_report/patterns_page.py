@@ -45,11 +45,15 @@ def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
     return dict(sorted(out.items()))
 
 
+def _by_size(shapes: set[str]) -> list[str]:
+    return sorted(shapes, key=lambda shape: [int(side) for side in shape.split("x")])
+
+
 def newest_runs(results: list[Result]) -> dict[tuple[Machine, str], list[Result]]:
     """Of one pattern's results, by machine and grid, those of the newest run on that grid."""
     out = {}
     for machine, members in by_machine(results).items():
-        for shape in sorted({r.shape for r in members}):
+        for shape in _by_size({r.shape for r in members}):
             out[(machine, shape)] = newest(r for r in members if r.shape == shape)[0]
     return out
 
@@ -117,10 +121,6 @@ def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
             for (machine, _), results in by_run.items()
             for (experiment, _), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]
-
-
-def _by_size(shapes: set[str]) -> list[str]:
-    return sorted(shapes, key=lambda shape: [int(side) for side in shape.split("x")])
 
 
 def _run_text(run: Run) -> str:
