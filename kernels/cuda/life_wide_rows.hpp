@@ -56,10 +56,12 @@ inline int rows_for_launch(std::int64_t words_per_row, std::int64_t height, int 
                            std::int64_t sms) {
   constexpr std::int64_t kMaxRows = 1 << 16; // longer columns only lengthen a launch
   std::int64_t best = 32;
+  std::int64_t best_cost = launch_cost(words_per_row, height, best, steps, sms);
   for (std::int64_t rows = 33; rows <= std::clamp<std::int64_t>(height, 32, kMaxRows); ++rows) {
-    if (launch_cost(words_per_row, height, rows, steps, sms) <
-        launch_cost(words_per_row, height, best, steps, sms)) {
+    const std::int64_t cost = launch_cost(words_per_row, height, rows, steps, sms);
+    if (cost < best_cost) {
       best = rows;
+      best_cost = cost;
     }
   }
   return static_cast<int>(best);
