@@ -17,6 +17,7 @@ from .html import (
     BADGE, CONFIGURATIONS, FIGURES, RUNS, Image, configs, esc, header_row, img, kv,
     original_mark, page, short_citation, warnings,
 )
+from .machines import machine_of
 from .results import Run
 from .units import UNITS, fmt3
 
@@ -309,9 +310,10 @@ def _env_line(runs: list[Run]) -> str:
 
 
 def _machine(run: Run) -> str:
-    """The machine's name, with where it comes from as its title."""
-    machine = run.machine
-    return f'<span class="machine" title="{esc(machine.how)}">{esc(machine.label)}</span>'
+    """The machine's name, with where this folder's name for it comes from as its title (the
+    runs of one machine share the fullest record of it, not each its own)."""
+    own = machine_of(run)
+    return f'<span class="machine" title="{esc(own.how)}">{esc(run.machine.label)}</span>'
 
 
 def _parallel_gpus(run: Run) -> str:
@@ -345,7 +347,7 @@ def _run_section(run: Run, data: str | None) -> str:
     counts = run.section("configurations")
     general = [
         ("machine", _machine(run)),
-        *[(key, esc(value)) for key, value in run.machine.facts],
+        *[(key, esc(value)) for key, value in machine_of(run).facts],
         ("run id", esc(m.get("run_id"))),
         ("started", esc(m.get("started"))),
         ("finished", esc(m.get("finished")) or "not finished"),

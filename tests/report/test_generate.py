@@ -1747,6 +1747,14 @@ class HistoryTest(TempDir):
         self.assertEqual(runs[0].machine.how, "as the results folder records it")
         (alone,) = results.load_runs([older])
         self.assertEqual(alone.machine.how, "assigned afterwards: the same host as alpha's")
+        # The runs page describes each folder by its own record, not by the machine's fullest.
+        from lifebench_report import pages
+
+        spans = dom.parse(pages.runs_page(runs, "now")).find_all("span", cls="machine")
+        self.assertEqual({n.text for n in spans}, {"alpha"})
+        self.assertEqual({n.attrs["title"] for n in spans},
+                         {"as the results folder records it",
+                          "assigned afterwards: the same host as alpha's"})
         del data["machine"]["note"]  # an assigned name says how it was chosen
         (older / "manifest.json").write_text(json.dumps(data))
         with self.assertRaisesRegex(ReportError, "note"):
