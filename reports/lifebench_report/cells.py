@@ -6,7 +6,8 @@ normalised to the two devices' ceilings of the experiment's bound.
 A cell takes only results of its problem (tables.Problem.differences); the others tied to it
 are listed as other problems, never compared. A cell never takes the best across runs: older
 runs of the machine are superseded, other machines have grids of their own. A derived cell
-whose two values come from different runs says so and names both. An original program's
+divides the two cells of one run: the cells shown where one run measured both, else the newest
+run that did; where none did, the two shown, and it says so and names both. An original program's
 result (an external experiment) is shown beside our reproduction, not in its place.
 """
 
@@ -49,6 +50,15 @@ class Normalised:
 
 
 @dataclass
+class RunValue:
+    """A cell's value as one run measured it, and the results it comes from."""
+
+    run: Run
+    value: float
+    sources: list[Result]
+
+
+@dataclass
 class Cell:
     row: Entry
     column: Entry
@@ -71,6 +81,10 @@ class Cell:
     notes: list[str] = field(default_factory=list)
     sources: list[Result] = field(default_factory=list)  # the results its value comes from
     superseded: list[Run] = field(default_factory=list)  # older runs of this machine and problem
+    # Each run's value of the cell (its best verified configuration there), by id of the run:
+    # a derived cell divides two cells' values of one run where a run measured both.
+    by_run: dict[int, RunValue] = field(default_factory=dict)
+    quotient: tuple[float, float] | None = None  # a derived value's numerator and denominator
 
     @property
     def different_runs(self) -> bool:
@@ -246,6 +260,7 @@ def _measure(cell: Cell, tied: list[Result]):
     originals, older_originals = newest(r for r in same if r.external)
     cell.superseded = older if ours else older_originals
     _choose(cell, ours or originals)
+    cell.by_run = _by_run(cell, [r for r in same if not r.external])
     if same and not cell.problem.published:
         cell.notes.insert(0, f"no published problem: {_ours(cell.problem)}")
     if not same:
@@ -263,6 +278,19 @@ def _measure(cell: Cell, tied: list[Result]):
             continue
         cell.original = original
         break
+
+
+def _by_run(cell: Cell, results: list[Result]) -> dict[int, RunValue]:
+    """Each run's best verified value of the cell among `results` (its problem's)."""
+    values: dict[int, RunValue] = {}
+    for result in sorted((r for r in results if r.verified), key=lambda r: r.rate, reverse=True):
+        if id(result.run) in values:
+            continue
+        try:
+            values[id(result.run)] = RunValue(result.run, _value(cell, result), [result])
+        except NotConvertible:
+            continue
+    return values
 
 
 def _value(cell: Cell, result: Result) -> float:
@@ -378,16 +406,33 @@ def _normalise(cell: Cell, bounds: dict[str, Kind]) -> Normalised | None:
 
 
 def _derive(cell: Cell, numerator: Cell, denominator: Cell):
+    """numerator / denominator: of the cells shown where one run gave both; else of the
+    newest run that measured both, where there is one; else of the two runs, named."""
     parts = (numerator, denominator)
     names = [c.row.name if c.column is cell.column else c.column.name for c in parts]
+    pairs = {
+        key: (n, d)
+        for key, n in numerator.by_run.items()
+        if (d := denominator.by_run.get(key)) is not None
+    }
+    cell.by_run = {
+        key: RunValue(n.run, n.value / d.value, n.sources + d.sources)
+        for key, (n, d) in pairs.items()
+    }
     if all(c.status == PASSED for c in parts):
-        cell.status, cell.value = PASSED, numerator.value / denominator.value
-        cell.sources = numerator.sources + denominator.sources
+        cell.status = PASSED
+        _divide(cell, numerator.value, denominator.value, numerator.sources + denominator.sources)
         cell.notes.append(f"{names[0]} / {names[1]}")
-        if cell.different_runs:
+        shown = f"{names[0]} {_runs(numerator)}, {names[1]} {_runs(denominator)}"
+        if cell.different_runs and pairs:
+            n, d = max(pairs.values(), key=lambda nd: (nd[0].run.started, nd[0].run.label))
+            _divide(cell, n.value, d.value, n.sources + d.sources)
             cell.notes.append(
-                f"different runs: {names[0]} {_runs(numerator)}, {names[1]} {_runs(denominator)}"
+                f"both of one run, {cell.sources[0].source}: {n.value:.4g} / {d.value:.4g}, the "
+                f"newest run that measured both (the cells shown: {shown})"
             )
+        elif cell.different_runs:
+            cell.notes.append(f"different runs: {shown}")
         return
     missing = [
         f"{name} {c.status.replace('_', ' ')}"
@@ -396,6 +441,11 @@ def _derive(cell: Cell, numerator: Cell, denominator: Cell):
     ]
     cell.status = FAILED if any(c.status in (FAILED, UNVERIFIED) for c in parts) else NOT_RUN
     cell.reason = f"needs {names[0]} and {names[1]} measured ({'; '.join(missing)})"
+
+
+def _divide(cell: Cell, numerator: float, denominator: float, sources: list[Result]):
+    cell.quotient, cell.sources = (numerator, denominator), sources
+    cell.value = numerator / denominator
 
 
 def _runs(cell: Cell) -> str:

@@ -37,11 +37,7 @@ class Spread:
     @property
     def text(self) -> str:
         """`±0.4%` (interval), `↕0.8%` (min-max range) or `n=1`."""
-        if self.n < 2:
-            return "n=1"
-        mark = "\u00b1" if self.interval else "\u2195"
-        percent = 100 * self.relative  # one digit is what a reader compares: 0.4%, 0.008%
-        return f"{mark}{percent:.1f}%" if percent >= 1 else f"{mark}{percent:.1g}%"
+        return _noise_text(self.n < 2, self.interval, self.relative)
 
     @property
     def title(self) -> str:
@@ -55,6 +51,47 @@ class Spread:
             what = f"fastest to slowest repetition (no interval recorded): {times}"
         stop = f", stopped: {self.stop.replace('_', ' ')}" if self.stop else ""
         return f"n={self.n} repetitions{stop}; {what}"
+
+
+def _noise_text(single: bool, interval: bool, relative: float) -> str:
+    if single:
+        return "n=1"
+    mark = "\u00b1" if interval else "\u2195"
+    percent = 100 * relative  # one digit is what a reader compares: 0.4%, 0.008%
+    return f"{mark}{percent:.1f}%" if percent >= 1 else f"{mark}{percent:.1g}%"
+
+
+@dataclass
+class QuotientSpread:
+    """The noise of a value divided from several results (a derived cell): the sum of their
+    relative half-widths, to first order the quotient's own."""
+
+    parts: list[tuple[Result, Spread]]
+
+    @property
+    def relative(self) -> float:
+        return sum(noise.relative for _, noise in self.parts)
+
+    @property
+    def text(self) -> str:
+        return _noise_text(
+            any(noise.n < 2 for _, noise in self.parts),
+            all(noise.interval for _, noise in self.parts),
+            self.relative,
+        )
+
+    @property
+    def title(self) -> str:
+        sides = "; ".join(f"{r.experiment}: {noise.text}, {noise.title}" for r, noise in self.parts)
+        return f"a quotient: its sides' relative noise added ({self.text}); {sides}"
+
+
+def quotient_spread(results: list[Result]) -> QuotientSpread | None:
+    """None where a side records no timing."""
+    parts = [(r, spread(r)) for r in results]
+    if any(noise is None for _, noise in parts):
+        return None
+    return QuotientSpread(parts)
 
 
 def spread(result: Result) -> Spread | None:

@@ -127,6 +127,8 @@ pre.tail { white-space: pre-wrap; font-size: 0.75rem; max-height: 8rem; overflow
 .original { display: block; text-align: left; font-size: 0.78rem; margin-top: 0.25rem;
   padding: 0.1rem 0.3rem; background: #ffffff; border-left: 3px solid #6a3d9a; }
 .spread { font-size: 0.78rem; color: var(--muted); margin-left: 0.25rem; white-space: nowrap; }
+.runs { font-size: 0.72rem; color: var(--fail); border: 1px solid var(--fail);
+  border-radius: 0.7rem; padding: 0 0.4rem; margin-left: 0.25rem; white-space: nowrap; }
 a.num { color: inherit; text-decoration: none; border-bottom: 1px dotted #8a93a1; }
 td.passed .badge.smaller, .legend .badge.smaller { background: #5f9e78; }
 td.passed .badge.final { background: #ffffff; color: var(--ok); border: 1px solid var(--ok); }

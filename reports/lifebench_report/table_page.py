@@ -11,7 +11,7 @@ tied to a published device is headed by our device, not by the published one.
 from __future__ import annotations
 
 from .cells import PASSED, Cell, Grid, TableView, where
-from .evidence import SMALLER, checked, spread
+from .evidence import SMALLER, TIMED, checked, quotient_spread, spread
 from .glossary import term
 from .html import (
     BADGE, citation, configs, esc, img, kv, label_html, page, rate_text, warnings,
@@ -426,8 +426,10 @@ LEGEND = (
     + f"<br>{term('noise', 'Noise')} beside each number: <strong>\u00b1</strong> half the "
     "interval of the median time, <strong>\u2195</strong> half the fastest-to-slowest range "
     "of the repetitions where no interval is recorded (relative to the median; the number of "
-    "repetitions in its title). Each number links to its configuration below; its title names "
-    "the machine, folder and commit; a cell's details fold out below it. Terms: "
+    "repetitions in its title); beside a ratio of two measurements, its two sides' added, its "
+    "badge the less verified side's, and <span class=\"runs\">2 runs</span> where no one run "
+    "measured both (its title names the two). Each number links to its configuration below; "
+    "its title names the machine, folder and commit; a cell's details fold out below it. Terms: "
     '<a href="glossary.html">glossary</a>.</p>'
 )
 
@@ -450,9 +452,12 @@ def _measured_td(view: TableView, cell: Cell, classes: list[str], attrs: str) ->
     if cell.original is not None and cell.chosen is not None and cell.status == PASSED:
         content.append(f'<span class="original">{_original(view, cell)}</span>')
     content.append(_details(view, cell))
+    quotient = (
+        f' data-quotient="{cell.quotient[0]:.6g}/{cell.quotient[1]:.6g}"' if cell.quotient else ""
+    )
     return (
         f'<td class="{" ".join(classes)}" {attrs} data-status="{cell.status}" '
-        f'data-value="{value}">{"".join(content)}</td>'
+        f'data-value="{value}"{quotient}>{"".join(content)}</td>'
     )
 
 
@@ -478,8 +483,10 @@ def _details(view: TableView, cell: Cell) -> str:
 def _evidence(cell: Cell) -> str:
     """A measured cell's status badge; for a measured number, its spread before it and how
     it was verified in the badge (the timed problem or a smaller one) and a final-state mark."""
-    if cell.status != PASSED or cell.derived:
+    if cell.status != PASSED:
         return f'<span class="badge">{BADGE[cell.status]}</span>'
+    if cell.derived:
+        return _derived_evidence(cell)
     noise, how = spread(cell.chosen), checked(cell.chosen)
     out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
     scope = "" if how is None else f' data-scope="{how.scope}" title="{esc(how.title)}"'
@@ -488,6 +495,27 @@ def _evidence(cell: Cell) -> str:
     if how is not None and how.final_mark:
         final = f"final {how.final['status']}"
         out += f'<span class="badge {final}" title="{esc(how.title)}">{how.final_mark}</span>'
+    return out
+
+
+def _derived_evidence(cell: Cell) -> str:
+    """A quotient's noise (its sides' added), its badge from its least verified side (a
+    smaller problem where any side was so verified), and a mark where its sides come from
+    different runs."""
+    noise = quotient_spread(cell.sources)
+    out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
+    checks = [(r, checked(r)) for r in cell.sources]
+    smaller = any(how is not None and how.scope == SMALLER for _, how in checks)
+    title = "; ".join(f"{r.experiment}: {how.title}" for r, how in checks if how is not None)
+    mark = "verified small" if smaller else "verified"
+    scope = SMALLER if smaller else TIMED
+    out += (
+        f'<span class="badge{" smaller" if smaller else ""}" data-scope="{scope}" '
+        f'title="{esc(title)}">{mark}</span>'
+    )
+    if cell.different_runs:
+        runs = next((n for n in cell.notes if n.startswith("different runs")), "different runs")
+        out += f'<span class="runs" title="{esc(runs)}">2 runs</span>'
     return out
 
 

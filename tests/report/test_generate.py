@@ -1544,9 +1544,16 @@ class OneRunTest(TempDir):
         speedup = grid.cells[("speed-up", "word-per-cell")]
         self.assertAlmostEqual(speedup.value, 60.0)
         self.assertTrue(speedup.different_runs)
-        text = cell(self.page(old, new), "measured", "speed-up", "word-per-cell").text
+        shown = cell(self.page(old, new), "measured", "speed-up", "word-per-cell")
         self.assertIn("different runs: GPU alpha \u00b7 gpu-run @ bbbbbbbbb, "
-                      "CPU alpha \u00b7 cpu-run @ aaaaaaaaa", text)
+                      "CPU alpha \u00b7 cpu-run @ aaaaaaaaa", shown.text)
+        # Seen without unfolding: a mark naming both runs, the sides' noise added, and the
+        # badge of the less verified side (both were verified on smaller problems here).
+        self.assertIn("different runs", shown.find("span", cls="runs").attrs["title"])
+        self.assertIn("a quotient", shown.find("span", cls="spread").attrs["title"])
+        badge = shown.find("span", cls="badge")
+        self.assertEqual((badge.text, badge.attrs["data-scope"]),
+                         ("verified small", "smaller_problem"))
         same = self.folder("both", [
             synthetic.result("cpu", rate=0.5e9, tie=("CPU", "word-per-cell")),
             synthetic.result("gpu", rate=30e9, tie=("GPU", "word-per-cell"))], "beta")
@@ -1554,6 +1561,24 @@ class OneRunTest(TempDir):
         speedup = grid.cells[("speed-up", "word-per-cell")]
         self.assertFalse(speedup.different_runs)
         self.assertNotIn("different runs", " ".join(speedup.notes))
+
+    def test_a_ratio_takes_the_newest_run_that_measured_both_sides(self):
+        both = self.folder("both", [
+            synthetic.result("cpu", rate=0.5e9, tie=("CPU", "word-per-cell")),
+            synthetic.result("gpu", rate=30e9, tie=("GPU", "word-per-cell"))], "alpha",
+            commit="a" * 40, started="2026-11-20T10:00:00Z")
+        gpu_only = self.folder("gpu-only", [
+            synthetic.result("gpu", rate=40e9, tie=("GPU", "word-per-cell"))], "alpha",
+            commit="b" * 40, started="2026-11-21T10:00:00Z")
+        (grid,) = self.view(both, gpu_only).grids
+        self.assertAlmostEqual(grid.cells[("GPU", "word-per-cell")].value, 40.0)  # the newest
+        speedup = grid.cells[("speed-up", "word-per-cell")]
+        self.assertAlmostEqual(speedup.value, 60.0)  # 30 / 0.5 of one run, not 40 / 0.5
+        self.assertFalse(speedup.different_runs)
+        self.assertEqual({r.run.label for r in speedup.sources}, {"both"})
+        self.assertIn("both of one run, alpha \u00b7 both @ aaaaaaaaa", " ".join(speedup.notes))
+        shown = cell(self.page(both, gpu_only), "measured", "speed-up", "word-per-cell")
+        self.assertIsNone(shown.find("span", cls="runs"))
 
     def test_every_number_names_its_machine(self):
         standard = synthetic.standard_run(self.tmp / "results")
