@@ -4,7 +4,8 @@ A record is one number of the page's grids, exactly as shown (three significant 
 text of the cell's data-value): the published grid, then for each machine its measured,
 ratio and normalised grids. Each measured record carries its provenance: the machine, the
 configurations it comes from (config_id, experiment, parameters), their results folder,
-commit and device; a derived number (a ratio of two cells) names both of its sources.
+commit and device, the noise the page shows beside it and what verified each source (the timed
+problem or a smaller one); a derived number (a ratio of two cells) names both of its sources.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import json
 from pathlib import Path
 
 from .cells import PASSED, Cell, TableView
+from .evidence import checked, quotient_spread, spread
+from .results import Result
 from .units import fmt3
 
 FIELDS = (
     "table", "grid", "machine", "row", "column", "value", "unit", "status", "config_id",
-    "experiment", "params", "device", "folder", "commit",
+    "experiment", "params", "device", "folder", "commit", "noise", "verification",
 )
 
 
@@ -35,6 +38,14 @@ def _shown(cell: Cell, grid: str) -> str | None:
         n = cell.normalised
         value = n.value if n is not None else None
     return fmt3(value) if value is not None else None
+
+
+def _noise(cell: Cell, sources: list[Result]) -> str:
+    """The noise the page shows beside the measured number (a quotient's for a derived one)."""
+    if not sources:
+        return ""
+    noise = quotient_spread(sources) if cell.derived else spread(sources[0])
+    return noise.text if noise is not None else ""
 
 
 def _unit(cell: Cell, grid: str) -> str:
@@ -78,6 +89,10 @@ def records(view: TableView) -> list[dict[str, str]]:
                         "device": joined(r.device_label for r in sources),
                         "folder": joined(r.run.label for r in sources),
                         "commit": joined(r.run.commit for r in sources),
+                        "noise": _noise(cell, sources),
+                        "verification": joined(
+                            how.scope for r in sources if (how := checked(r)) is not None
+                        ),
                     }
                 )
     return out

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from .bounds import Kind
 from .cells import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
+from .evidence import spread
 from .figures import Figure
 from .glossary import GLOSSARY, term
 from .html import (
@@ -94,7 +95,9 @@ def dashboard(views: list[TableView]) -> str:
         + "</table>"
         + '<p class="why">Best ratio: measured / published in the most favourable cell '
         "(&ge; 1 faster for a rate, &le; 1 faster for a time), with its row, column and machine; "
-        f"a cell with no published value has none. {term('verified', 'Verified')} cells: cells "
+        "a cell with no published value has none, nor a table of published ratios only (a "
+        "speed-up over a speed-up is not faster or slower). Its title: the measured number, its "
+        f"run and noise, and the published one. {term('verified', 'Verified')} cells: cells "
         "of the measured grids of every machine with a verified number.</p>"
     )
 
@@ -113,9 +116,15 @@ def _best_td(view: TableView) -> str:
     if cell is None:
         return '<td class="n" data-best="">&ndash;</td>'
     machine = cell.chosen.run.machine.label if cell.chosen is not None else ""
+    noise = spread(cell.chosen) if cell.chosen is not None else None
+    title = (
+        f"{fmt3(cell.value)} {cell.unit} measured ({cell.chosen.source}"
+        + (f", {noise.text} {noise.title}" if noise else "")
+        + f") / {fmt3(cell.published)} published"
+    )
     return (
-        f'<td class="n" data-best="{fmt3(cell.ratio)}">{fmt3(cell.ratio)}&times; '
-        f'<span class="why">{esc(cell.row.name)} / {esc(cell.column.name)} on '
+        f'<td class="n" data-best="{fmt3(cell.ratio)}" title="{esc(title)}">{fmt3(cell.ratio)}'
+        f'&times; <span class="why">{esc(cell.row.name)} / {esc(cell.column.name)} on '
         f"{esc(machine)}</span></td>"
     )
 

@@ -1115,6 +1115,9 @@ class ReportTest(TempDir):
         self.assertIn(synthetic.MACHINE, row.text)
         best = next(td for td in row.find_all("td") if "data-best" in td.attrs)
         self.assertNotEqual(best.attrs["data-best"], "")
+        # Its title names the measured number's run and noise, and the published number.
+        self.assertRegex(best.attrs["title"],
+                         r"measured \(.* \u00b7 .* @ .*, (n=|\u00b1|\u2195).*\) / .* published")
         self.assertIn("Fujita et al. (2017)", row.text)
         table1 = dom.parse((out / f"{synthetic.TABLE}.html").read_text())
         self.assertIn("Toru Fujita, Koji Nakano, Yasuaki Ito: Fast Simulation", table1.text)
@@ -1144,6 +1147,10 @@ class ReportTest(TempDir):
                 if record["grid"] == "measured" and record["status"] == "passed":
                     self.assertTrue(record["machine"] and record["commit"] and record["folder"])
                     self.assertTrue(record["config_id"], record)
+                    # The noise shown beside it, and what verified each of its sources.
+                    self.assertRegex(record["noise"], r"^(n=1|[\u00b1\u2195][0-9.]+%)$", record)
+                    self.assertRegex(record["verification"],
+                                     r"^(timed|smaller)_problem(; (timed|smaller)_problem)*$")
 
     def test_measured_headers_keep_the_technique_and_replace_only_a_device(self):
         standard = cells.table_view(
