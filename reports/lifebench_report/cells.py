@@ -24,7 +24,7 @@ from .results import Result, Run, Tie
 from .tables import Ceiling, Device, Entry, Problem, Table
 from .units import RATIO_UNIT, UNITS, NotConvertible, convert
 
-NO_TIE = "no configuration of this run is tied to this cell"
+NO_TIE = "no configuration of this machine's runs is tied to this cell"
 # Units that are already a fraction of the device's own ceiling: nothing to normalise.
 _SELF_NORMALISED = ("%copy", "%lop3")
 

@@ -206,8 +206,9 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
     ]
     for history in histories:
         machine = history.machine
-        commits = ", ".join(f"{esc(c.label)} ({len(c.runs)} folder"
-                            f"{'s' if len(c.runs) != 1 else ''})" for c in history.commits)
+        commits = ", ".join(
+            f"{esc(c.label)} ({', '.join(esc(r.label) for r in c.runs)})" for c in history.commits
+        )
         body.append(f'<h2 data-history="{esc(machine.name)}" data-commits="'
                     f'{len(history.commits)}">{esc(machine.label)}</h2>')
         body.append(f'<p class="lead">{len(history.commits)} '
@@ -221,8 +222,9 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
         rows = []
         for series in history.series:
             steps = "; ".join(
+                f"<span title=\"{esc(_folder(before.run))} to {esc(_folder(p.run))}\">"
                 f"{'up' if p.step == 'up' else 'down'} at {esc(p.run.short_commit)}: "
-                f"{fmt3(p.rate / before.rate)}&times;"
+                f"{fmt3(p.rate / before.rate)}&times;</span>"
                 for before, p in zip(series.points, series.points[1:]) if p.step
             )
             rows.append(
@@ -230,7 +232,8 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
                 f'{len(series.steps)}"><td>{esc(series.experiment)}</td>'
                 f"<td><code>{esc(series.config_id)}</code></td>"
                 f'<td class="n">{len(series.points)}</td>'
-                f'<td class="n">{fmt3(series.points[-1].rate / 1e9)}</td>'
+                f'<td class="n" title="{esc(_folder(series.points[-1].run))}">'
+                f"{fmt3(series.points[-1].rate / 1e9)}</td>"
                 f"<td>{steps or '&ndash;'}</td></tr>"
             )
         body.append(
@@ -240,6 +243,11 @@ def history_page(histories, images: dict[str, Image | None], generated: str) -> 
             + "".join(rows) + "</table>"
         )
     return page("lifebench report: history", "\n".join(body), generated)
+
+
+def _folder(run: Run) -> str:
+    """`folder <label> @ <commit>`: where a history point comes from."""
+    return f"folder {run.label} @ {run.commit}"
 
 
 def configurations_page(

@@ -200,7 +200,7 @@ def ceiling_text(value: float, unit: str) -> str:
 
 
 def _hardware(view: TableView) -> str:
-    none = '<span class="why">no measurement on it in this run</span>'
+    none = '<span class="why">no measurement on it in these results</span>'
     rows = "".join(
         f'<tr data-device="{esc(device.key)}"><th>{esc(device.key)}</th><td>{esc(device.name)}</td>'
         f"<td>{_ceiling_text(device)}</td>"

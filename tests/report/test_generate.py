@@ -1703,6 +1703,13 @@ class HistoryTest(TempDir):
         self.assertEqual(page.find("tr", data_series="cpu-bpbc").attrs["data-steps"], "1")
         self.assertIn("up at 333333333: 1.19", " ".join(page.text.split()))
         self.assertTrue((out / "history-alpha.png").is_file())
+        # Each commit names its folders, the newest value and each step theirs.
+        self.assertIn("1111111 (c1), 2222222 (c2), 3333333 (c3)", " ".join(page.text.split()))
+        row = page.find("tr", data_series="cpu-bpbc")
+        titles = " ".join(td.attrs.get("title", "") for td in row.find_all("td"))
+        self.assertIn("folder c3 @ 333333333", titles)
+        step = row.find("span")
+        self.assertRegex(step.attrs["title"], r"^folder c2 @ 222222222.* to folder c3 @ 333333333")
 
     def test_a_cpu_step_must_pass_what_two_runs_of_the_host_differ_by(self):
         from lifebench_report import history
