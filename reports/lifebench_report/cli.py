@@ -234,7 +234,7 @@ def generate(
         for figure in figures:
             points = figure.points(runs)
             size = plots.figure_plot(figure, points, stage / figure.image)
-            shown.append((figure, len(points), (figure.image, size) if size else None))
+            shown.append((figure, points, (figure.image, size) if size else None))
         rooflines = []
         for family in FAMILIES:
             image = f"roofline-{family}.png"

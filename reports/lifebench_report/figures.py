@@ -2,8 +2,9 @@
 
 A figure selects results (experiments, problem, parameters), places each at an x (grid size,
 generations or a parameter) and a y (a table unit, or the speed-up over a baseline experiment
-on the same problem in the same run), and joins the best point per series and x of the
-newest run of each machine that has one; several machines are several series. Validation
+on the same problem in the same run), and joins the best point per x of one run for each
+series and machine (the run with the most of the series' x values, the newest of equals), so
+that a line never joins runs; several machines are several series. Validation
 is as strict as for tables: an unknown field or a wrong type stops the generator with one
 line.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
-from .machines import current, on_machine
+from .machines import fullest, on_machine
 from .results import Result, Run
 from .tables import _STEM
 from .units import UNITS, NotConvertible, convert, unit_label
@@ -95,9 +96,9 @@ class Figure:
         return all(params.get(k) in v for k, v in wanted.get("params", {}).items())
 
     def points(self, runs: list[Run]) -> list[Point]:
-        """The best verified point per (series, x) of the newest run of each machine that
-        has one; a result with no x or y is left out. A speed-up divides by the baseline's
-        best in the same run."""
+        """Each series of each machine from one run, the one with the most of its x values
+        (the newest of equals), its best verified point at each x; a result with no x or y is
+        left out. A speed-up divides by the baseline's best in the same run."""
         results = [r for run in runs for r in run.results if r.verified]
         baselines: dict[tuple, float] = {}
         if self.baseline:
@@ -114,14 +115,19 @@ class Figure:
             if x is not None and y is not None
         ]
         ys = {id(p.result): p for p in placed}
-        groups = current((p.result for p in placed), lambda r: (ys[id(r)].series, ys[id(r)].x))
-        machines = len({machine for machine, _ in groups})
+        lines = fullest((p.result for p in placed), lambda r: ys[id(r)].series,
+                        lambda r: ys[id(r)].x)
+        machines = len({machine for machine, _ in lines})
+        pick = max if higher_is_better else min
         best = []
-        for (machine, _), members in groups.items():
-            pick = max if higher_is_better else min
-            point = ys[id(pick(members, key=lambda r: ys[id(r)].y))]
-            point.series = on_machine(point.series, machine, machines)
-            best.append(point)
+        for (machine, _), members in lines.items():
+            at: dict[float, list[Result]] = {}
+            for r in members:
+                at.setdefault(ys[id(r)].x, []).append(r)
+            for results_at_x in at.values():
+                point = ys[id(pick(results_at_x, key=lambda r: ys[id(r)].y))]
+                point.series = on_machine(point.series, machine, machines)
+                best.append(point)
         return sorted(best, key=lambda p: (p.series, p.x))
 
     def _x(self, r: Result) -> float | None:

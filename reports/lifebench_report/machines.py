@@ -162,6 +162,22 @@ def current(results: Iterable[Result], key) -> dict[tuple[Machine, Any], list[Re
     return {group: newest(members)[0] for group, members in groups.items()}
 
 
+def fullest(results: Iterable[Result], key, place) -> dict[tuple[Machine, Any], list[Result]]:
+    """For each machine and `key(result)` (a plot's series), the results of one run: the one
+    with the most distinct `place(result)` (a line's x values), the newest of equals, so that a
+    line joins the points of one run."""
+    groups: dict[tuple[Machine, Any], dict[int, list[Result]]] = {}
+    for result in results:
+        runs = groups.setdefault((result.run.machine, key(result)), {})
+        runs.setdefault(id(result.run), []).append(result)
+
+    def size(members: list[Result]) -> tuple:
+        run = members[0].run
+        return (len({place(r) for r in members}), run.started, run.label)
+
+    return {group: max(runs.values(), key=size) for group, runs in groups.items()}
+
+
 def on_machine(label: str, machine: Machine, machines: int) -> str:
     """A series' label, with its machine where a figure shows several."""
     return f"{label} on {machine.label}" if machines > 1 else label

@@ -12,7 +12,7 @@ from typing import Sequence
 from .bounds import Kind
 from .cells import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
 from .evidence import spread
-from .figures import Figure
+from .figures import Figure, Point
 from .glossary import GLOSSARY, term
 from .html import (
     BADGE, CONFIGURATIONS, FIGURES, RUNS, Image, configs, esc, header_row, img, kv,
@@ -132,14 +132,17 @@ def _best_td(view: TableView) -> str:
 def figures_page(
     generated: str,
     throughput: Image | None,
-    figures: Sequence[tuple[Figure, int, Image | None]] = (),
+    figures: Sequence[tuple[Figure, list[Point], Image | None]] = (),
     rooflines: Sequence[tuple[str, Image | None]] = (),
 ) -> str:
-    """Every figure: `figures`, each figure file with its number of points and its image
+    """Every figure: `figures`, each figure file with its points and its image
     (None: no data, not drawn); `rooflines`: (family, image or None)."""
     body = [
         "<h1>Figures</h1>",
-        '<p class="lead">Verified results only, the newest run of each machine. Terms the '
+        '<p class="lead">Verified results only. Each line of a figure below the throughput '
+        "figure is one run of its machine, the one that measured the most of its points (the "
+        "newest of equals), named under the figure; the throughput figure and the rooflines "
+        "take the newest run of each machine for each experiment (and grid size). Terms the "
         f"figures use: {term('halo-steps', 'halo_steps')}, {term('skewed', 'skewed bands')}, "
         f"{term('sub-universes', 'sub-universes')} (out-of-core), {term('lop3', 'LOP3')}, "
         f"{term('sass', 'SASS')} and {term('bound', 'bounds')} (rooflines).</p>",
@@ -150,14 +153,17 @@ def figures_page(
     else:
         body.append('<p class="why">Not drawn: no successful measurement in the results.</p>')
     empty = []
-    for figure, count, image in figures:
+    for figure, points, image in figures:
         if image is None:
             empty.append(figure.title)
             continue
         body.append(
-            f'<h2 data-figure="{esc(figure.stem)}" data-points="{count}">{esc(figure.title)}</h2>'
+            f'<h2 data-figure="{esc(figure.stem)}" data-points="{len(points)}">'
+            f"{esc(figure.title)}</h2>"
         )
         body.append(img(image, figure.title))
+        lines = dict.fromkeys(f"{p.series}: {p.result.source}" for p in points)
+        body.append(f'<p class="why lines">Each line one run: {esc("; ".join(lines))}.</p>')
     if empty:
         body.append(
             '<p class="why" data-empty-figures="' + str(len(empty)) + '">Not drawn, no verified '

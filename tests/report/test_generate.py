@@ -1852,6 +1852,31 @@ class FiguresTest(TempDir):
         points = [(p.series, p.x, p.y) for p in figure.points(runs)]
         self.assertEqual(points, [("simd-a", 1.0, 3.0), ("simd-a", 4.0, 5.0)])
 
+    def test_a_line_is_one_run_the_one_with_the_most_points(self):
+        folder = self.write_figure(
+            'title = "threads"\nx = "param:threads"\ny = "updates/s"\nscale = 1e9\n'
+        )
+        r = synthetic.result
+        full = synthetic.named_run(self.tmp / "full", [
+            r("simd-a", rate=1e9, params={"threads": "1"}),
+            r("simd-a", rate=4e9, params={"threads": "4"}),
+            r("simd-a", rate=8e9, params={"threads": "16"})], "alpha",
+            started="2026-11-20T10:00:00Z")
+        quick = synthetic.named_run(self.tmp / "quick", [
+            r("simd-a", rate=5e9, params={"threads": "16"})], "alpha",
+            started="2026-11-21T10:00:00Z")
+        (figure,) = figures.load_figures(folder)
+        points = figure.points(results.load_runs([full, quick]))
+        # The newer run measured one of the line's points: the line is the older run's three.
+        self.assertEqual([(p.x, p.y) for p in points], [(1.0, 1.0), (4.0, 4.0), (16.0, 8.0)])
+        self.assertEqual({p.result.run.label for p in points}, {"full"})
+        out = self.tmp / "report"
+        proc = run_generator("--results", full, "--results", quick, "--tables", TABLES,
+                             "--plots", folder, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = dom.parse((out / "figures.html").read_text()).find("p", cls="lines")
+        self.assertIn("simd-a: alpha \u00b7 full @", lines.text)
+
     def test_series_name_only_the_parameters_a_result_has(self):
         # A parameter added to an experiment later (cpu-mpi's transport) is named where a
         # result has it, and left out of older results' series rather than shown as "?".
