@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Iterator
 
 from .bounds import Kind
+from .evidence import QuotientSpread, Spread, quotient_spread, spread
 from .machines import Machine, by_machine, newest
 from .results import Result, Run, Tie
 from .tables import Ceiling, Device, Entry, Problem, Table
@@ -94,6 +95,13 @@ class Cell:
     @property
     def derived(self) -> bool:
         return self.row.derived or self.column.derived
+
+    @property
+    def noise(self) -> Spread | QuotientSpread | None:
+        """The noise shown beside a measured number: its result's, or a ratio's sides' added."""
+        if self.status != PASSED:
+            return None
+        return quotient_spread(self.sources) if self.derived else spread(self.chosen)
 
     @property
     def ratio(self) -> float | None:

@@ -16,8 +16,7 @@ import json
 from pathlib import Path
 
 from .cells import PASSED, Cell, TableView
-from .evidence import checked, quotient_spread, spread
-from .results import Result
+from .evidence import checked
 from .units import fmt3
 
 FIELDS = (
@@ -38,14 +37,6 @@ def _shown(cell: Cell, grid: str) -> str | None:
         n = cell.normalised
         value = n.value if n is not None else None
     return fmt3(value) if value is not None else None
-
-
-def _noise(cell: Cell, sources: list[Result]) -> str:
-    """The noise the page shows beside the measured number (a quotient's for a derived one)."""
-    if not sources:
-        return ""
-    noise = quotient_spread(sources) if cell.derived else spread(sources[0])
-    return noise.text if noise is not None else ""
 
 
 def _unit(cell: Cell, grid: str) -> str:
@@ -89,7 +80,7 @@ def records(view: TableView) -> list[dict[str, str]]:
                         "device": joined(r.device_label for r in sources),
                         "folder": joined(r.run.label for r in sources),
                         "commit": joined(r.run.commit for r in sources),
-                        "noise": _noise(cell, sources),
+                        "noise": cell.noise.text if sources and cell.noise else "",
                         "verification": joined(
                             how.scope for r in sources if (how := checked(r)) is not None
                         ),

@@ -156,10 +156,7 @@ def runs_by_machine(runs: Iterable[Run]) -> dict[Machine, list[Run]]:
 def current(results: Iterable[Result], key) -> dict[tuple[Machine, Any], list[Result]]:
     """For each machine and `key(result)` (a plot's series and x), the results of the newest
     run that has any: a point is one run's, never the best across runs."""
-    groups: dict[tuple[Machine, Any], list[Result]] = {}
-    for result in results:
-        groups.setdefault((result.run.machine, key(result)), []).append(result)
-    return {group: newest(members)[0] for group, members in groups.items()}
+    return fullest(results, key, lambda result: None)  # every run one place: the newest
 
 
 def fullest(results: Iterable[Result], key, place) -> dict[tuple[Machine, Any], list[Result]]:

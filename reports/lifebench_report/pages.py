@@ -11,7 +11,6 @@ from typing import Sequence
 
 from .bounds import Kind
 from .cells import FAILED, NOT_RUN, PASSED, UNVERIFIED, TableView
-from .evidence import spread
 from .figures import Figure, Point
 from .glossary import GLOSSARY, term
 from .html import (
@@ -115,8 +114,8 @@ def _best_td(view: TableView) -> str:
     cell = best_cell(view)
     if cell is None:
         return '<td class="n" data-best="">&ndash;</td>'
-    machine = cell.chosen.run.machine.label if cell.chosen is not None else ""
-    noise = spread(cell.chosen) if cell.chosen is not None else None
+    machine = cell.chosen.run.machine.label  # a measured cell with a ratio: one result
+    noise = cell.noise
     title = (
         f"{fmt3(cell.value)} {cell.unit} measured ({cell.chosen.source}"
         + (f", {noise.text} {noise.title}" if noise else "")

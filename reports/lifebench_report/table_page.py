@@ -11,7 +11,7 @@ tied to a published device is headed by our device, not by the published one.
 from __future__ import annotations
 
 from .cells import PASSED, Cell, Grid, TableView, where
-from .evidence import SMALLER, TIMED, checked, quotient_spread, spread
+from .evidence import SMALLER, TIMED, checked
 from .glossary import term
 from .html import (
     BADGE, citation, configs, esc, img, kv, label_html, page, rate_text, warnings,
@@ -482,13 +482,15 @@ def _details(view: TableView, cell: Cell) -> str:
 
 def _evidence(cell: Cell) -> str:
     """A measured cell's status badge; for a measured number, its spread before it and how
-    it was verified in the badge (the timed problem or a smaller one) and a final-state mark."""
+    it was verified in the badge (the timed problem or a smaller one) and a final-state mark
+    (a ratio: _derived_marks)."""
     if cell.status != PASSED:
         return f'<span class="badge">{BADGE[cell.status]}</span>'
-    if cell.derived:
-        return _derived_evidence(cell)
-    noise, how = spread(cell.chosen), checked(cell.chosen)
+    noise = cell.noise
     out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
+    if cell.derived:
+        return out + _derived_marks(cell)
+    how = checked(cell.chosen)
     scope = "" if how is None else f' data-scope="{how.scope}" title="{esc(how.title)}"'
     smaller = " smaller" if how is not None and how.scope == SMALLER else ""
     out += f'<span class="badge{smaller}"{scope}>{how.mark if how else BADGE[PASSED]}</span>'
@@ -498,18 +500,15 @@ def _evidence(cell: Cell) -> str:
     return out
 
 
-def _derived_evidence(cell: Cell) -> str:
-    """A quotient's noise (its sides' added), its badge from its least verified side (a
-    smaller problem where any side was so verified), and a mark where its sides come from
-    different runs."""
-    noise = quotient_spread(cell.sources)
-    out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
+def _derived_marks(cell: Cell) -> str:
+    """A quotient's badge, from its least verified side (a smaller problem where any side was
+    so verified), and a mark where its sides come from different runs."""
     checks = [(r, checked(r)) for r in cell.sources]
     smaller = any(how is not None and how.scope == SMALLER for _, how in checks)
     title = "; ".join(f"{r.experiment}: {how.title}" for r, how in checks if how is not None)
     mark = "verified small" if smaller else "verified"
     scope = SMALLER if smaller else TIMED
-    out += (
+    out = (
         f'<span class="badge{" smaller" if smaller else ""}" data-scope="{scope}" '
         f'title="{esc(title)}">{mark}</span>'
     )
