@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from .bounds import Kind, fraction
 from .cells import FAILED, NOT_RUN, PASSED, UNVERIFIED
-from .evidence import checked, spread
+from .evidence import QuotientSpread, Spread, checked, spread
 from .glossary import GLOSSARY, term
 from .results import Result, Tie
 from .tables import Table
@@ -146,6 +146,11 @@ BADGE = {PASSED: "verified", FAILED: "failed", UNVERIFIED: "not verified", NOT_R
 
 def esc(value: Any) -> str:
     return html.escape(_text(value), quote=True)
+
+
+def noise_span(noise: Spread | QuotientSpread | None) -> str:
+    """A measured number's noise (`±0.4%`), what it is in its title; empty where none."""
+    return f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
 
 
 def _text(value: Any) -> str:
@@ -304,9 +309,8 @@ def configs(
         if r.stderr_tail:
             reason += f'<pre class="tail">{esc(r.stderr_tail)}</pre>'
         rate = fmt3(r.rate / 1e9) if r.rate is not None else ""
-        noise = spread(r) if rate else None
-        if noise:
-            rate += f' <span class="spread" title="{esc(noise.title)}">{noise.text}</span>'
+        if rate and (noise := noise_span(spread(r))):
+            rate += " " + noise
         row_cls = f"status-{r.status}" + (" chosen" if chosen else "")
         on = f"{esc(r.device_label)} on {esc(r.run.machine.label)}" if r.status == "ok" else ""
         how = checked(r)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import html, plots
+from .evidence import quotient_spread
 from .machines import runs_by_machine, slug
 from .results import Result, Run
 from .scaling_model import Bands, Network, fitted_network, strong_scaling, weak_scaling
@@ -180,7 +181,8 @@ def _paper_bands_table(rate: Result, found: list[Result]) -> str:
                     f'<td class="n">{count}</td>'
                     f'<td class="n">{html.esc(r.params.get("halo_steps", "-"))}</td>'
                     f'<td class="n">{r.rate / 1e12:.3g}</td>'
-                    f'<td class="n" data-efficiency="{efficiency:.4f}">{efficiency:.1%}</td></tr>')
+                    f'<td class="n" data-efficiency="{efficiency:.4f}">{efficiency:.1%} '
+                    f"{html.noise_span(quotient_spread([r, rate]))}</td></tr>")
     return ("<p>Measured in the same run: the paper&rsquo;s universe in bands over this "
             "host&rsquo;s GPUs (strong scaling from cuda-life-wide&rsquo;s one GPU, the same "
             "kernel on the whole universe).</p>" + '<table class="list">' + html.header_row(
@@ -216,7 +218,8 @@ def _measured_table(measured: list[Scaled], link: Network | None) -> str:
             f"<td>{html.esc(', '.join(f'{k}={v}' for k, v in _others(s.result).items()))}</td>"
             f'<td class="n">{s.halo_steps or "&ndash;"}</td>'
             f'<td class="n">{s.result.rate / 1e12:.3g}</td>'
-            f'<td class="n" data-efficiency="{s.efficiency:.4f}">{s.efficiency:.1%}</td>'
+            f'<td class="n" data-efficiency="{s.efficiency:.4f}">{s.efficiency:.1%} '
+            f"{html.noise_span(quotient_spread([s.result, s.base]))}</td>"
             f'<td class="n">{model or "&ndash;"}</td>'
             f"<td>{html.esc(s.result.run.label)} @ "
             f"{html.esc(s.result.run.short_commit)}</td></tr>"

@@ -14,7 +14,7 @@ from .cells import PASSED, Cell, Grid, TableView, where
 from .evidence import SMALLER, TIMED, checked
 from .glossary import term
 from .html import (
-    BADGE, citation, configs, esc, img, kv, label_html, page, rate_text, warnings,
+    BADGE, citation, configs, esc, img, kv, label_html, noise_span, page, rate_text, warnings,
 )
 from .results import Result, Tie
 from .tables import Device, Entry, Table
@@ -486,8 +486,7 @@ def _evidence(cell: Cell) -> str:
     (a ratio: _derived_marks)."""
     if cell.status != PASSED:
         return f'<span class="badge">{BADGE[cell.status]}</span>'
-    noise = cell.noise
-    out = f'<span class="spread" title="{esc(noise.title)}">{noise.text}</span>' if noise else ""
+    out = noise_span(cell.noise)
     if cell.derived:
         return out + _derived_marks(cell)
     how = checked(cell.chosen)

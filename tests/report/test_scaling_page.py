@@ -39,6 +39,14 @@ def over(link: scaling_model.Network, gpus: int, height: int, halo: int) -> floa
     return gpus * ONE_GPU * bands.efficiency(link)
 
 
+def with_interval(result: dict, relative: float) -> dict:
+    """`result` with its median's interval `relative` either side."""
+    median = result["timing"]["median_s"]
+    result["timing"]["median_ci"] = {"low_s": median * (1 - relative),
+                                     "high_s": median * (1 + relative), "level": 0.95}
+    return result
+
+
 def folder_results() -> list[dict]:
     return [
         # one GPU on the whole universe (strong) and on one GPU's share of it (weak)
@@ -60,12 +68,12 @@ def folder_results() -> list[dict]:
         synthetic.result("cpu-mpi", shape="32768x32768", rate=3.6e9,
                          params={"ranks": "4", "halo_steps": "16", "threads": "1",
                                  "bands": "measured"}),
-        synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
-                         generations=16384, rate=3.82e13, device="H100"),
+        with_interval(synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
+                                       generations=16384, rate=3.82e13, device="H100"), 0.01),
         # the paper's universe on four GPUs, beside cuda-life-wide's one GPU
-        synthetic.result("cuda-multigpu", backend="cuda", shape="524288x524288",
-                         generations=16384, rate=4 * 0.98 * 3.82e13, device="H100",
-                         params={"gpus": "4", "halo_steps": "64"}),
+        with_interval(synthetic.result("cuda-multigpu", backend="cuda", shape="524288x524288",
+                                       generations=16384, rate=4 * 0.98 * 3.82e13, device="H100",
+                                       params={"gpus": "4", "halo_steps": "64"}), 0.02),
     ]
 
 
@@ -141,8 +149,13 @@ class ScalingPage(unittest.TestCase):
         self.assertEqual(re.findall(r'<td class="n">(.*?)</td>', row), ["99.7%", "98.8%", "91.4%"])
         self.assertTrue(list(out.glob("scaling-*.png")))
         paper = re.search(r'<tr data-paper="[^"]*">(.*?)</tr>', text).group(1)
-        self.assertEqual(re.findall(r'<td class="n"[^>]*>(.*?)</td>', paper),
+        plain = re.sub(r" <span.*?</span>", "", paper)
+        self.assertEqual(re.findall(r'<td class="n"[^>]*>(.*?)</td>', plain),
                          ["4", "64", "150", "98.0%"])
+        # an efficiency divides two results: its noise is their relative noise added
+        self.assertIn(">\u00b13.0%</span>", paper)
+        cpu = re.search(r'<tr data-scaled="cpu-mpi[^"]*">(.*?)</tr>', text).group(1)
+        self.assertIn('class="spread"', cpu)
 
     def test_nothing_to_show(self):
         folder = synthetic.write_run(self.work / "cpu", [synthetic.result("cpu-bpbc", rate=1e9)])
