@@ -94,6 +94,13 @@ def quotient_spread(results: list[Result]) -> QuotientSpread | None:
     return QuotientSpread(parts)
 
 
+def relative_noise(results: list[Result]) -> float | None:
+    """The relative noise of a value divided from `results` (one: its own), as a figure's
+    point carries it; None where a result records no timing."""
+    noise = quotient_spread(results)
+    return noise.relative if noise else None
+
+
 def spread(result: Result) -> Spread | None:
     timing = result.raw.get("timing")
     if not isinstance(timing, dict) or not result.median_s:

@@ -4,7 +4,8 @@ A figure selects results (experiments, problem, parameters), places each at an x
 generations or a parameter) and a y (a table unit, or the speed-up over a baseline experiment
 on the same problem in the same run), and joins the best point per x of one run for each
 series and machine (the run with the most of the series' x values, the newest of equals), so
-that a line never joins runs; several machines are several series. Validation
+that a line never joins runs; several machines are several series. Each point carries its
+noise (its result's, and a speed-up's baseline's, added). Validation
 is as strict as for tables: an unknown field or a wrong type stops the generator with one
 line.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
+from .evidence import relative_noise
 from .machines import fullest, on_machine
 from .results import Result, Run
 from .tables import _STEM
@@ -37,6 +39,9 @@ class Point:
     x: float
     y: float
     result: Result
+    # The y's relative noise, its result's (and a speed-up's baseline's, added); None where a
+    # result records no timing.
+    noise: float | None = None
 
 
 @dataclass
@@ -100,12 +105,13 @@ class Figure:
         (the newest of equals), its best verified point at each x; a result with no x or y is
         left out. A speed-up divides by the baseline's best in the same run."""
         results = [r for run in runs for r in run.results if r.verified]
-        baselines: dict[tuple, float] = {}
+        baselines: dict[tuple, Result] = {}
         if self.baseline:
             for r in results:
                 if r.experiment == self.baseline:
                     key = (id(r.run), _problem(r))
-                    baselines[key] = max(baselines.get(key, 0.0), r.rate)
+                    if key not in baselines or r.rate > baselines[key].rate:
+                        baselines[key] = r
         higher_is_better = self.baseline is not None or UNITS[self.y].higher_is_better
         placed = [
             Point(self._series(r), x, y, r)
@@ -127,6 +133,8 @@ class Figure:
             for results_at_x in at.values():
                 point = ys[id(pick(results_at_x, key=lambda r: ys[id(r)].y))]
                 point.series = on_machine(point.series, machine, machines)
+                base = baselines.get((id(point.result.run), _problem(point.result)))
+                point.noise = relative_noise([point.result] + ([base] if base else []))
                 best.append(point)
         return sorted(best, key=lambda p: (p.series, p.x))
 
@@ -142,10 +150,10 @@ class Figure:
         except (KeyError, ValueError):
             return None
 
-    def _y(self, r: Result, baselines: dict[tuple, float]) -> float | None:
+    def _y(self, r: Result, baselines: dict[tuple, Result]) -> float | None:
         if self.baseline:
             base = baselines.get((id(r.run), _problem(r)))
-            return r.rate / base if base else None
+            return r.rate / base.rate if base else None
         try:
             return convert(
                 self.y,

@@ -138,10 +138,13 @@ def figures_page(
     (None: no data, not drawn); `rooflines`: (family, image or None)."""
     body = [
         "<h1>Figures</h1>",
-        '<p class="lead">Verified results only. Each line of a figure below the throughput '
-        "figure is one run of its machine, the one that measured the most of its points (the "
-        "newest of equals), named under the figure; the throughput figure and the rooflines "
-        "take the newest run of each machine for each experiment (and grid size). Terms the "
+        '<p class="lead">Verified results only. Each line of a figure is one run of its '
+        "machine, the one that measured the most of its points (the newest of equals), named "
+        "under each figure below the throughput figure (which draws soups of each family's own "
+        "density: the density figures draw the others); the rooflines take the newest run of "
+        "each machine for each experiment. A bar through a point of those figures is its "
+        f"{term('noise', 'noise')} either side (a speed-up's: its two results' added), where "
+        "it ran more than once. Terms the "
         f"figures use: {term('halo-steps', 'halo_steps')}, {term('skewed', 'skewed bands')}, "
         f"{term('sub-universes', 'sub-universes')} (out-of-core), {term('lop3', 'LOP3')}, "
         f"{term('sass', 'SASS')} and {term('bound', 'bounds')} (rooflines).</p>",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import html, plots
+from .evidence import relative_noise
 from .figures import Figure, Point
 from .machines import Machine, by_machine, newest, on_machine
 from .results import Result, Run
@@ -117,7 +118,7 @@ def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
     """The best result per experiment and generations of each newest run (newest_runs) of
     one grid; a series names its machine where several ran the pattern."""
     machines = len({machine for machine, _ in by_run})
-    return [Point(on_machine(experiment, machine, machines), g, r.rate, r)
+    return [Point(on_machine(experiment, machine, machines), g, r.rate, r, relative_noise([r]))
             for (machine, _), results in by_run.items()
             for (experiment, _), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]

@@ -21,8 +21,8 @@ from typing import Any
 from .bounds import LOP3_RATE_KEY, Kind, fraction
 from .cells import PASSED, TableView
 from .figures import Figure, Point
-from .machines import current, on_machine
-from .results import Run
+from .machines import Machine, current, fullest, on_machine
+from .results import Result, Run
 from .units import NotConvertible, fmt3
 
 WIDTH_IN, HEIGHT_IN, DPI = 10.0, 5.0, 160
@@ -143,21 +143,28 @@ FAMILY_TITLES = {"square": "square grids", "hex": "hexagonal grids", "3d": "3D g
 _MARKERS, _LINES = "os^Dv", ["-", "--", "-.", ":", (0, (5, 1, 1, 1))]
 
 
+def throughput_lines(runs: list[Run]) -> dict[tuple[str, Machine], dict[str, list[Result]]]:
+    """The throughput figure's panels, (family, machine), and each panel's lines by experiment:
+    every ok result of one run of that machine (the run that measured the most of the
+    experiment's grid sizes, the newest of equals), so that a line joins the points of one run.
+    Soups of the family's own density only: other densities are the density figures' problem,
+    and a run started from a pattern the patterns page's."""
+    ok = [r for run in runs for r in run.results
+          if r.status == "ok" and r.cells and not r.pattern and r.density is None]
+    panels: dict[tuple[str, Machine], dict[str, list[Result]]] = {}
+    for (machine, (family, experiment)), results in fullest(
+            ok, lambda r: (r.family or "other", r.experiment), lambda r: r.cells).items():
+        panels.setdefault((family, machine), {})[experiment] = results
+    return panels
+
+
 def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
     """Cell updates per second against grid size (cells), one panel per family of grids (square,
-    hex, 3D) and machine, one series per experiment, each panel as tall as its legend needs.
-
-    For each experiment, machine and grid size, the newest run that measured it: its every ok
-    result is a point (hollow when it was not verified); the line joins its best verified.
-    Soups only: a run started from a pattern is another problem (the patterns page's).
+    hex, 3D) and machine, one series per line of throughput_lines, each panel as tall as its
+    legend needs: its every ok result is a point (hollow when it was not verified); the line
+    joins its best verified.
     """
-    ok = [r for run in runs for r in run.results if r.status == "ok" and r.cells and not r.pattern]
-    panels: dict[tuple[str, object], dict[str, list]] = {}
-    for (machine, (experiment, _)), results in current(
-        ok, lambda r: (r.experiment, r.cells)
-    ).items():
-        family = results[0].family or "other"
-        panels.setdefault((family, machine), {}).setdefault(experiment, []).extend(results)
+    panels = throughput_lines(runs)
     if not panels:
         return None
     families = list(FAMILY_TITLES)
@@ -175,7 +182,7 @@ def throughput_plot(runs: list[Run], path: Path) -> tuple[int, int] | None:
         title = f"{FAMILY_TITLES.get(family, family)} on {machine.label}"
         ax.set_title(_safe(title), fontsize=10, loc="left")
     fig.suptitle(
-        "Throughput against grid size (best verified configuration per size, newest run)"
+        "Throughput against grid size (best verified configuration per size, one run a line)"
     )
     return _save(fig, path)
 
@@ -344,6 +351,11 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
             markersize=max(10 - 0.7 * i, 5),
             label=_wrapped(name, 48),
         )
+        noisy = [p for p in line if p.noise]
+        if noisy:  # each point's noise either side: the interval a reader compares against
+            ax.errorbar([p.x for p in noisy], [p.y for p in noisy],
+                        yerr=[p.y * p.noise for p in noisy], fmt="none", ecolor=f"C{i % 10}",
+                        elinewidth=1.2, capsize=3)
     if figure.ideal:
         _ideal_scaling(ax, series)
     if figure.log_x:

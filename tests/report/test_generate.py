@@ -1877,6 +1877,60 @@ class FiguresTest(TempDir):
         lines = dom.parse((out / "figures.html").read_text()).find("p", cls="lines")
         self.assertIn("simd-a: alpha \u00b7 full @", lines.text)
 
+    def test_a_throughput_line_is_one_run_of_the_familys_own_density(self):
+        from lifebench_report import plots
+
+        r = synthetic.result
+        sparse = r("cuda-a", backend="cuda", shape="8192x8192", rate=9e12)
+        sparse["density"] = 0.01
+        sparse["config_id"] += "|density=0.01"
+        full = synthetic.named_run(self.tmp / "full", [
+            r("cuda-a", backend="cuda", shape="1024x1024", rate=1e12),
+            r("cuda-a", backend="cuda", shape="4096x4096", rate=2e12)], "alpha",
+            started="2026-11-20T10:00:00Z")
+        quick = synthetic.named_run(self.tmp / "quick", [
+            r("cuda-a", backend="cuda", shape="4096x4096", rate=3e12), sparse], "alpha",
+            started="2026-11-21T10:00:00Z")
+        panels = plots.throughput_lines(results.load_runs([full, quick]))
+        (((family, machine), lines),) = panels.items()
+        self.assertEqual((family, machine.name, list(lines)), ("square", "alpha", ["cuda-a"]))
+        # The older run measured more of the line's sizes; the sparse soup is not this figure's.
+        self.assertEqual(sorted((x.cells, x.rate) for x in lines["cuda-a"]),
+                         [(1024 * 1024, 1e12), (4096 * 4096, 2e12)])
+
+    def test_a_point_carries_its_noise_and_the_plot_draws_it(self):
+        from unittest import mock
+
+        from lifebench_report import plots
+
+        def within(result: dict, relative: float) -> dict:
+            median = result["timing"]["median_s"]
+            result["timing"]["median_ci"] = {"low_s": median * (1 - relative),
+                                             "high_s": median * (1 + relative), "level": 0.95}
+            return result
+
+        folder = self.write_figure(
+            'title = "speed-up"\nx = "cells"\nbaseline = "cpu-base"\n'
+            '[select]\nexperiments = ["cuda-*", "cpu-base"]\n')
+        r = synthetic.result
+        runs = self.run_of([
+            within(r("cpu-base", shape="1024x1024", rate=1e9), 0.02),
+            within(r("cuda-a", backend="cuda", shape="1024x1024", rate=5e10), 0.01),
+            r("cuda-a", backend="cuda", shape="2048x2048", rate=6e10)])
+        (figure,) = figures.load_figures(folder)
+        points = figure.points(runs)
+        # A speed-up divides two results of one run: their relative noise added. Without its
+        # baseline's run of that size, no point; the other's repetitions agree: no noise.
+        self.assertEqual([(p.x, p.y) for p in points], [(1024 * 1024, 50.0)])
+        self.assertAlmostEqual(points[0].noise, 0.03)
+        saved = []
+        with mock.patch.object(plots, "_save", lambda fig, path: saved.append(fig) or (1, 1)):
+            plots.figure_plot(figure, points, self.tmp / "f.png")
+        (bars,) = saved[0].axes[0].containers
+        (segments,) = bars.lines[2]
+        ends = [[round(y, 6) for y in segment[:, 1]] for segment in segments.get_segments()]
+        self.assertEqual(ends, [[48.5, 51.5]])
+
     def test_series_name_only_the_parameters_a_result_has(self):
         # A parameter added to an experiment later (cpu-mpi's transport) is named where a
         # result has it, and left out of older results' series rather than shown as "?".
