@@ -81,20 +81,24 @@ TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
   if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
   // The rows cuda-outofcore's rows_per_thread=auto chooses for its bands on 132 SMs (49,
   // 108, 171; 147 and 342 before), and one more that leaves a short last tile, none dividing
-  // the heights; 19 generations are launches of 8, 8, 1, 1 and 1.
+  // the heights; 19 generations are launches of 8, 8, 1, 1 and 1, or of 4 four times and 1
+  // three times.
   for (const Shape shape : {Shape{1024, 1000, 1}, Shape{2048, 700, 1}}) {
-    for (const int rows : {33, 49, 108, 147, 171, 342}) {
-      wide::Config config = config_of(wide::Schedule::wavefront);
-      config.rows = rows;
-      const Problem problem{kConway, shape, Boundary::torus};
-      const Grid start = make_soup(SoupSpec{shape, 0.35, static_cast<std::uint64_t>(rows)});
-      WideSimulator simulator(problem, config);
-      simulator.upload(start);
-      simulator.advance(19);
-      const auto difference =
-          first_difference(reference_advance(problem, Grid(start), 19), simulator.download());
-      EXPECT_FALSE(difference) << shape.to_string() << ", " << rows
-                               << " rows a lane: " << difference->to_string();
+    for (const int steps : {4, 8}) {
+      for (const int rows : {33, 49, 108, 147, 171, 342}) {
+        wide::Config config = config_of(wide::Schedule::wavefront);
+        config.rows = rows;
+        config.steps = steps;
+        const Problem problem{kConway, shape, Boundary::torus};
+        const Grid start = make_soup(SoupSpec{shape, 0.35, static_cast<std::uint64_t>(rows)});
+        WideSimulator simulator(problem, config);
+        simulator.upload(start);
+        simulator.advance(19);
+        const auto difference =
+            first_difference(reference_advance(problem, Grid(start), 19), simulator.download());
+        EXPECT_FALSE(difference) << shape.to_string() << ", " << steps << " steps, " << rows
+                                 << " rows a lane: " << difference->to_string();
+      }
     }
   }
 }

@@ -80,8 +80,8 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "generation one more row at each end of a thread's column and one more cell at "
              "each end of a warp's 32 words go wrong";
     }
-  } else if (config.steps != 8 && config.steps != 16) {
-    return "schedule=wavefront: steps_per_launch must be 8 or 16 (the generations a lane "
+  } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
+    return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
   }
   // A block row is kWarpsPerBlock row tiles (launch_grid).

@@ -193,7 +193,10 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
   if (config.schedule == Schedule::wavefront) {
     const auto rows = static_cast<unsigned>(config.rows);
     const auto [blocks, tiles] = grid(rows);
-    if (steps == 8) {
+    if (steps == 4) {
+      wavefront_steps<4, How>
+          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+    } else if (steps == 8) {
       wavefront_steps<8, How>
           <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
     } else if (steps == 16) {

@@ -90,7 +90,7 @@ inline std::vector<Axis> axes() {
            "8",
            {},
            "generations per launch; registers: 1 to 32 and below rows_per_thread / 2; "
-           "wavefront: 8 or 16",
+           "wavefront: 4, 8 or 16",
            AxisRole::steps_per_launch},
           {"shifts",
            "funnel",
