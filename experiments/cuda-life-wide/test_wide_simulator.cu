@@ -81,10 +81,10 @@ TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
   if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
   // The rows cuda-outofcore's rows_per_thread=auto chooses for its bands on 132 SMs (49,
   // 108, 171; 147 and 342 before), and one more that leaves a short last tile, none dividing
-  // the heights; 19 generations are launches of 8, 8, 1, 1 and 1, or of 4 four times and 1
-  // three times.
+  // the heights; 19 generations are launches of 4 four times and 1 three times, of 8, 8, 1,
+  // 1 and 1, or of 16, 1, 1 and 1.
   for (const Shape shape : {Shape{1024, 1000, 1}, Shape{2048, 700, 1}}) {
-    for (const int steps : {4, 8}) {
+    for (const int steps : {4, 8, 16}) {
       for (const int rows : {33, 49, 108, 147, 171, 342}) {
         wide::Config config = config_of(wide::Schedule::wavefront);
         config.rows = rows;
