@@ -94,11 +94,17 @@ def quotient_spread(results: list[Result]) -> QuotientSpread | None:
     return QuotientSpread(parts)
 
 
-def relative_noise(results: list[Result]) -> float | None:
-    """The relative noise of a value divided from `results` (one: its own), as a figure's
-    point carries it; None where a result records no timing."""
-    noise = quotient_spread(results)
-    return noise.relative if noise else None
+def rate_interval(result: Result, base: Result | None = None) -> tuple[float, float] | None:
+    """The factors below and above 1 within which `result`'s rate (over `base`'s: a speed-up)
+    lies, from each one's median interval or, where it records none, its repetitions' range;
+    None where one of them ran once or records no timing."""
+    parts = [spread(r) for r in [result] + ([base] if base else [])]
+    if any(p is None or p.n < 2 for p in parts):
+        return None
+    low, high = parts[0].median_s / parts[0].high_s, parts[0].median_s / parts[0].low_s
+    for p in parts[1:]:  # the baseline's rate divides: its time multiplies
+        low, high = low * p.low_s / p.median_s, high * p.high_s / p.median_s
+    return low, high
 
 
 def spread(result: Result) -> Spread | None:

@@ -5,7 +5,7 @@ generations or a parameter) and a y (a table unit, or the speed-up over a baseli
 on the same problem in the same run), and joins the best point per x of one run for each
 series and machine (the run with the most of the series' x values, the newest of equals), so
 that a line never joins runs; several machines are several series. Each point carries its
-noise (its result's, and a speed-up's baseline's, added). Validation
+interval (its result's noise, and a speed-up's baseline's). Validation
 is as strict as for tables: an unknown field or a wrong type stops the generator with one
 line.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ReportError
-from .evidence import relative_noise
+from .evidence import rate_interval
 from .machines import fullest, on_machine
 from .results import Result, Run
 from .tables import _STEM
@@ -39,9 +39,9 @@ class Point:
     x: float
     y: float
     result: Result
-    # The y's relative noise, its result's (and a speed-up's baseline's, added); None where a
-    # result records no timing.
-    noise: float | None = None
+    # The y's interval, (low, high): its result's noise (and a speed-up's baseline's); None
+    # where one ran once or records no timing.
+    bounds: tuple[float, float] | None = None
 
 
 @dataclass
@@ -133,8 +133,7 @@ class Figure:
             for results_at_x in at.values():
                 point = ys[id(pick(results_at_x, key=lambda r: ys[id(r)].y))]
                 point.series = on_machine(point.series, machine, machines)
-                base = baselines.get((id(point.result.run), _problem(point.result)))
-                point.noise = relative_noise([point.result] + ([base] if base else []))
+                point.bounds = self._bounds(point, baselines, higher_is_better)
                 best.append(point)
         return sorted(best, key=lambda p: (p.series, p.x))
 
@@ -149,6 +148,17 @@ class Figure:
             return float(r.params[self.x.removeprefix("param:")])
         except (KeyError, ValueError):
             return None
+
+    @staticmethod
+    def _bounds(point: Point, baselines: dict[tuple, Result],
+                higher_is_better: bool) -> tuple[float, float] | None:
+        """`point`'s y interval: a rate's (or speed-up's) factors, inverted for a time."""
+        factors = rate_interval(point.result,
+                                baselines.get((id(point.result.run), _problem(point.result))))
+        if factors is None:
+            return None
+        low, high = factors if higher_is_better else (1 / factors[1], 1 / factors[0])
+        return point.y * low, point.y * high
 
     def _y(self, r: Result, baselines: dict[tuple, Result]) -> float | None:
         if self.baseline:

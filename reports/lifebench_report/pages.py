@@ -142,9 +142,10 @@ def figures_page(
         "machine, the one that measured the most of its points (the newest of equals), named "
         "under each figure below the throughput figure (which draws soups of each family's own "
         "density: the density figures draw the others); the rooflines take the newest run of "
-        "each machine for each experiment. A bar through a point of those figures is its "
-        f"{term('noise', 'noise')} either side (a speed-up's: its two results' added), where "
-        "it ran more than once. Terms the "
+        "each machine for each experiment. A bar through a point of the figures below the "
+        f"throughput figure spans its {term('noise', 'noise')} (its median's interval, or its "
+        "repetitions' range where it records none; a speed-up's: both results'), where each "
+        "ran more than once. Terms the "
         f"figures use: {term('halo-steps', 'halo_steps')}, {term('skewed', 'skewed bands')}, "
         f"{term('sub-universes', 'sub-universes')} (out-of-core), {term('lop3', 'LOP3')}, "
         f"{term('sass', 'SASS')} and {term('bound', 'bounds')} (rooflines).</p>",

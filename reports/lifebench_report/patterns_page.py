@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import html, plots
-from .evidence import relative_noise
+from .evidence import rate_interval
 from .figures import Figure, Point
 from .machines import Machine, by_machine, newest, on_machine
 from .results import Result, Run
@@ -114,11 +114,16 @@ def figure_for(pattern: str, shape: str, index: int) -> Figure:
                   label="cell updates per second", log_x=True, log_y=True)
 
 
+def _bounds(result: Result) -> tuple[float, float] | None:
+    factors = rate_interval(result)
+    return (result.rate * factors[0], result.rate * factors[1]) if factors else None
+
+
 def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
     """The best result per experiment and generations of each newest run (newest_runs) of
     one grid; a series names its machine where several ran the pattern."""
     machines = len({machine for machine, _ in by_run})
-    return [Point(on_machine(experiment, machine, machines), g, r.rate, r, relative_noise([r]))
+    return [Point(on_machine(experiment, machine, machines), g, r.rate, r, _bounds(r))
             for (machine, _), results in by_run.items()
             for (experiment, _), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]

@@ -351,11 +351,12 @@ def figure_plot(figure: Figure, points: list[Point], path: Path) -> tuple[int, i
             markersize=max(10 - 0.7 * i, 5),
             label=_wrapped(name, 48),
         )
-        noisy = [p for p in line if p.noise]
-        if noisy:  # each point's noise either side: the interval a reader compares against
-            ax.errorbar([p.x for p in noisy], [p.y for p in noisy],
-                        yerr=[p.y * p.noise for p in noisy], fmt="none", ecolor=f"C{i % 10}",
-                        elinewidth=1.2, capsize=3)
+        noisy = [p for p in line if p.bounds]
+        if noisy:  # each point's interval (its median's, or its repetitions' range)
+            below = [p.y - p.bounds[0] for p in noisy]
+            above = [p.bounds[1] - p.y for p in noisy]
+            ax.errorbar([p.x for p in noisy], [p.y for p in noisy], yerr=[below, above],
+                        fmt="none", ecolor=f"C{i % 10}", elinewidth=1.2, capsize=3)
     if figure.ideal:
         _ideal_scaling(ax, series)
     if figure.log_x:

@@ -223,6 +223,14 @@ def result(
     return data
 
 
+def with_interval(result: dict[str, Any], relative: float) -> dict[str, Any]:
+    """`result` with its median's 95 % interval `relative` of the median either side."""
+    median = result["timing"]["median_s"]
+    result["timing"]["median_ci"] = {"low_s": median * (1 - relative),
+                                     "high_s": median * (1 + relative), "level": 0.95}
+    return result
+
+
 def write_run(
     folder: Path,
     results: list[dict[str, Any]],

@@ -1898,38 +1898,48 @@ class FiguresTest(TempDir):
         self.assertEqual(sorted((x.cells, x.rate) for x in lines["cuda-a"]),
                          [(1024 * 1024, 1e12), (4096 * 4096, 2e12)])
 
-    def test_a_point_carries_its_noise_and_the_plot_draws_it(self):
+    def test_a_point_carries_its_interval_and_the_plot_draws_it(self):
         from unittest import mock
 
         from lifebench_report import plots
-
-        def within(result: dict, relative: float) -> dict:
-            median = result["timing"]["median_s"]
-            result["timing"]["median_ci"] = {"low_s": median * (1 - relative),
-                                             "high_s": median * (1 + relative), "level": 0.95}
-            return result
 
         folder = self.write_figure(
             'title = "speed-up"\nx = "cells"\nbaseline = "cpu-base"\n'
             '[select]\nexperiments = ["cuda-*", "cpu-base"]\n')
         r = synthetic.result
+        once = r("cuda-a", backend="cuda", shape="2048x2048", rate=6e10)
+        once["timing"].update(repetitions=1, seconds=once["timing"]["seconds"][:1])
         runs = self.run_of([
-            within(r("cpu-base", shape="1024x1024", rate=1e9), 0.02),
-            within(r("cuda-a", backend="cuda", shape="1024x1024", rate=5e10), 0.01),
-            r("cuda-a", backend="cuda", shape="2048x2048", rate=6e10)])
+            synthetic.with_interval(r("cpu-base", shape="1024x1024", rate=1e9), 0.02),
+            synthetic.with_interval(r("cuda-a", backend="cuda", shape="1024x1024", rate=5e10),
+                                    0.01),
+            r("cpu-base", shape="2048x2048", rate=1e9), once])
         (figure,) = figures.load_figures(folder)
         points = figure.points(runs)
-        # A speed-up divides two results of one run: their relative noise added. Without its
-        # baseline's run of that size, no point; the other's repetitions agree: no noise.
-        self.assertEqual([(p.x, p.y) for p in points], [(1024 * 1024, 50.0)])
-        self.assertAlmostEqual(points[0].noise, 0.03)
+        self.assertEqual([(p.x, p.y) for p in points], [(1024 * 1024, 50.0), (2048 * 2048, 60.0)])
+        # A speed-up's rate over its baseline's, each time within its interval: a time 1 %
+        # longer and a baseline's 2 % shorter is its lowest. A side that ran once: no interval.
+        low, high = points[0].bounds
+        self.assertAlmostEqual(low, 50 / 1.01 * 0.98)
+        self.assertAlmostEqual(high, 50 / 0.99 * 1.02)
+        self.assertIsNone(points[1].bounds)
         saved = []
         with mock.patch.object(plots, "_save", lambda fig, path: saved.append(fig) or (1, 1)):
             plots.figure_plot(figure, points, self.tmp / "f.png")
         (bars,) = saved[0].axes[0].containers
         (segments,) = bars.lines[2]
-        ends = [[round(y, 6) for y in segment[:, 1]] for segment in segments.get_segments()]
-        self.assertEqual(ends, [[48.5, 51.5]])
+        ends = [list(segment[:, 1]) for segment in segments.get_segments()]
+        self.assertEqual(len(ends), 1)
+        self.assertAlmostEqual(ends[0][0], low)
+        self.assertAlmostEqual(ends[0][1], high)
+
+    def test_a_time_falls_where_the_rate_rises(self):
+        folder = self.write_figure('title = "time"\nx = "cells"\ny = "s"\n')
+        runs = self.run_of([synthetic.with_interval(synthetic.result("cpu-a", rate=1e9), 0.1)])
+        (figure,) = figures.load_figures(folder)
+        (point,) = figure.points(runs)
+        self.assertAlmostEqual(point.bounds[0] / point.y, 0.9)
+        self.assertAlmostEqual(point.bounds[1] / point.y, 1.1)
 
     def test_series_name_only_the_parameters_a_result_has(self):
         # A parameter added to an experiment later (cpu-mpi's transport) is named where a

@@ -134,18 +134,16 @@ class PatternsPage(unittest.TestCase):
                          ["figure-pattern-0-256x256.png", "figure-pattern-0-2048x2048.png"])
         self.assertTrue((out / "figure-pattern-0-256x256.png").is_file())
 
-    def test_a_point_carries_its_noise(self):
+    def test_a_point_carries_its_interval(self):
         sys.path.insert(0, str(ROOT / "reports"))
         from lifebench_report import patterns_page, results
 
-        noisy = started_from(ACORN, "cpu-a", 1024, 1e10)
-        median = noisy["timing"]["median_s"]
-        noisy["timing"]["median_ci"] = {"low_s": 0.95 * median, "high_s": 1.05 * median,
-                                        "level": 0.95}
+        noisy = synthetic.with_interval(started_from(ACORN, "cpu-a", 1024, 1e10), 0.05)
         folder = self.folder("alpha", [noisy], "alpha")
         (found,) = patterns_page.pattern_results(results.load_runs([folder])).values()
         (point,) = patterns_page.points(patterns_page.newest_runs(found))
-        self.assertAlmostEqual(point.noise, 0.05)  # the figure's bar either side
+        self.assertAlmostEqual(point.bounds[0] / 1e10, 1 / 1.05)  # the figure's bar
+        self.assertAlmostEqual(point.bounds[1] / 1e10, 1 / 0.95)
 
     def test_says_so_without_patterns(self):
         out = self.generate([synthetic.result("cpu-soup", rate=1e9)])

@@ -39,14 +39,6 @@ def over(link: scaling_model.Network, gpus: int, height: int, halo: int) -> floa
     return gpus * ONE_GPU * bands.efficiency(link)
 
 
-def with_interval(result: dict, relative: float) -> dict:
-    """`result` with its median's interval `relative` either side."""
-    median = result["timing"]["median_s"]
-    result["timing"]["median_ci"] = {"low_s": median * (1 - relative),
-                                     "high_s": median * (1 + relative), "level": 0.95}
-    return result
-
-
 def folder_results() -> list[dict]:
     return [
         # one GPU on the whole universe (strong) and on one GPU's share of it (weak)
@@ -68,12 +60,14 @@ def folder_results() -> list[dict]:
         synthetic.result("cpu-mpi", shape="32768x32768", rate=3.6e9,
                          params={"ranks": "4", "halo_steps": "16", "threads": "1",
                                  "bands": "measured"}),
-        with_interval(synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
-                                       generations=16384, rate=3.82e13, device="H100"), 0.01),
+        synthetic.with_interval(
+            synthetic.result("cuda-life-wide", backend="cuda", shape="524288x524288",
+                             generations=16384, rate=3.82e13, device="H100"), 0.01),
         # the paper's universe on four GPUs, beside cuda-life-wide's one GPU
-        with_interval(synthetic.result("cuda-multigpu", backend="cuda", shape="524288x524288",
-                                       generations=16384, rate=4 * 0.98 * 3.82e13, device="H100",
-                                       params={"gpus": "4", "halo_steps": "64"}), 0.02),
+        synthetic.with_interval(
+            synthetic.result("cuda-multigpu", backend="cuda", shape="524288x524288",
+                             generations=16384, rate=4 * 0.98 * 3.82e13, device="H100",
+                             params={"gpus": "4", "halo_steps": "64"}), 0.02),
     ]
 
 
