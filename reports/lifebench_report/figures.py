@@ -153,8 +153,7 @@ class Figure:
     def _bounds(point: Point, baselines: dict[tuple, Result],
                 higher_is_better: bool) -> tuple[float, float] | None:
         """`point`'s y interval: a rate's (or speed-up's) factors, inverted for a time."""
-        factors = rate_interval(point.result,
-                                baselines.get((id(point.result.run), _problem(point.result))))
+        factors = rate_interval(point.result, _base(point.result, baselines))
         if factors is None:
             return None
         low, high = factors if higher_is_better else (1 / factors[1], 1 / factors[0])
@@ -162,7 +161,7 @@ class Figure:
 
     def _y(self, r: Result, baselines: dict[tuple, Result]) -> float | None:
         if self.baseline:
-            base = baselines.get((id(r.run), _problem(r)))
+            base = _base(r, baselines)
             return r.rate / base.rate if base else None
         try:
             return convert(
@@ -188,6 +187,11 @@ class Figure:
             else:
                 parts.append(str(getattr(r, part)))
         return " ".join(parts)
+
+
+def _base(r: Result, baselines: dict[tuple, Result]) -> Result | None:
+    """The baseline's best result on `r`'s problem in `r`'s run."""
+    return baselines.get((id(r.run), _problem(r)))
 
 
 def _problem(r: Result) -> tuple:
