@@ -9,7 +9,7 @@ that grid (never the best across runs), and a crossover compares two results of 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import html, plots
@@ -34,6 +34,8 @@ class Crossover:
     ahead: list[int]  # those at which HashLife is at least as fast
     hashlife_ran: bool
     run: Run
+    # Those at which the two rates' intervals overlap: which is faster is within the noise.
+    within_noise: list[int] = field(default_factory=list)
 
 
 def pattern_results(runs: list[Run]) -> dict[str, list[Result]]:
@@ -82,13 +84,20 @@ def crossovers(results: list[Result]) -> list[Crossover]:
         hashlife = best.get((HASHLIFE, shape), {})
         common = sorted(set(mine) & set(hashlife))
         ahead = [g for g in common if hashlife[g].rate >= mine[g].rate]
+        tied = [g for g in common if _overlap(hashlife[g], mine[g])]
         stays = None
         for g in reversed(common):
             if g not in ahead:
                 break
             stays = g
-        out.append(Crossover(experiment, shape, stays, common, ahead, bool(hashlife), run))
+        out.append(Crossover(experiment, shape, stays, common, ahead, bool(hashlife), run, tied))
     return out
+
+
+def _overlap(a: Result, b: Result) -> bool:
+    """Whether the rates of `a` and `b` lie within each other's intervals (neither ran once)."""
+    bounds = [_bounds(r) for r in (a, b)]
+    return all(bounds) and bounds[0][0] <= bounds[1][1] and bounds[1][0] <= bounds[0][1]
 
 
 def _counts(generations: list[int]) -> str:
@@ -96,6 +105,13 @@ def _counts(generations: list[int]) -> str:
 
 
 def _crossover_text(c: Crossover) -> str:
+    text = _overtaking_text(c)
+    if c.within_noise:
+        text += f" (within the noise at {_counts(c.within_noise)})"
+    return text
+
+
+def _overtaking_text(c: Crossover) -> str:
     if not c.hashlife_ran:
         return "HashLife did not run this pattern on this grid"
     if not c.measured:
@@ -140,8 +156,9 @@ def page(sections: Sequence[tuple[str, list[Crossover], list[tuple[str, html.Ima
             "(cell updates per second, on the whole grid) against the generations of a "
             "repetition, and where HashLife (external-golly-hashlife) overtakes each kernel "
             "on the same grid. Each point is the best configuration of an experiment in the "
-            "newest run of a machine that started from the pattern; a crossover compares two "
-            "results of that run. HashLife runs on the kernels' own grids, tori: on a "
+            "newest run of a machine that started from the pattern, its bar its interval; a "
+            "crossover compares two results of that run, and names the counts at which their "
+            "intervals overlap (within the noise). HashLife runs on the kernels' own grids, tori: on a "
             "bounded grid Golly advances HashLife one generation at a time (it clears the "
             "cells outside after each), so the large steps that make HashLife win on an "
             "unbounded plane are not taken here. The patterns are described in "
