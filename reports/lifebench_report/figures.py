@@ -133,7 +133,8 @@ class Figure:
             for results_at_x in at.values():
                 point = ys[id(pick(results_at_x, key=lambda r: ys[id(r)].y))]
                 point.series = on_machine(point.series, machine, machines)
-                point.bounds = self._bounds(point, baselines, higher_is_better)
+                point.bounds = y_interval(point.y, point.result,
+                                          _base(point.result, baselines), higher_is_better)
                 best.append(point)
         return sorted(best, key=lambda p: (p.series, p.x))
 
@@ -148,16 +149,6 @@ class Figure:
             return float(r.params[self.x.removeprefix("param:")])
         except (KeyError, ValueError):
             return None
-
-    @staticmethod
-    def _bounds(point: Point, baselines: dict[tuple, Result],
-                higher_is_better: bool) -> tuple[float, float] | None:
-        """`point`'s y interval: a rate's (or speed-up's) factors, inverted for a time."""
-        factors = rate_interval(point.result, _base(point.result, baselines))
-        if factors is None:
-            return None
-        low, high = factors if higher_is_better else (1 / factors[1], 1 / factors[0])
-        return point.y * low, point.y * high
 
     def _y(self, r: Result, baselines: dict[tuple, Result]) -> float | None:
         if self.baseline:
@@ -187,6 +178,17 @@ class Figure:
             else:
                 parts.append(str(getattr(r, part)))
         return " ".join(parts)
+
+
+def y_interval(y: float, result: Result, base: Result | None = None,
+               higher_is_better: bool = True) -> tuple[float, float] | None:
+    """The interval of `y`, a value of `result` (over `base`'s: a speed-up): its rate's
+    factors (rate_interval), inverted for a time; None where a side ran once."""
+    factors = rate_interval(result, base)
+    if factors is None:
+        return None
+    low, high = factors if higher_is_better else (1 / factors[1], 1 / factors[0])
+    return y * low, y * high
 
 
 def _base(r: Result, baselines: dict[tuple, Result]) -> Result | None:

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import html, plots
-from .evidence import rate_interval
-from .figures import Figure, Point
+from .figures import Figure, Point, y_interval
 from .machines import Machine, by_machine, newest, on_machine
 from .results import Result, Run
 
@@ -96,7 +95,7 @@ def crossovers(results: list[Result]) -> list[Crossover]:
 
 def _overlap(a: Result, b: Result) -> bool:
     """Whether the rates of `a` and `b` lie within each other's intervals (neither ran once)."""
-    bounds = [_bounds(r) for r in (a, b)]
+    bounds = [y_interval(r.rate, r) for r in (a, b)]
     return all(bounds) and bounds[0][0] <= bounds[1][1] and bounds[1][0] <= bounds[0][1]
 
 
@@ -130,16 +129,11 @@ def figure_for(pattern: str, shape: str, index: int) -> Figure:
                   label="cell updates per second", log_x=True, log_y=True)
 
 
-def _bounds(result: Result) -> tuple[float, float] | None:
-    factors = rate_interval(result)
-    return (result.rate * factors[0], result.rate * factors[1]) if factors else None
-
-
 def points(by_run: dict[tuple[Machine, str], list[Result]]) -> list[Point]:
     """The best result per experiment and generations of each newest run (newest_runs) of
     one grid; a series names its machine where several ran the pattern."""
     machines = len({machine for machine, _ in by_run})
-    return [Point(on_machine(experiment, machine, machines), g, r.rate, r, _bounds(r))
+    return [Point(on_machine(experiment, machine, machines), g, r.rate, r, y_interval(r.rate, r))
             for (machine, _), results in by_run.items()
             for (experiment, _), by_generations in best_rates(results).items()
             for g, r in sorted(by_generations.items())]
@@ -158,10 +152,10 @@ def page(sections: Sequence[tuple[str, list[Crossover], list[tuple[str, html.Ima
             "on the same grid. Each point is the best configuration of an experiment in the "
             "newest run of a machine that started from the pattern, its bar its interval; a "
             "crossover compares two results of that run, and names the counts at which their "
-            "intervals overlap (within the noise). HashLife runs on the kernels' own grids, tori: on a "
-            "bounded grid Golly advances HashLife one generation at a time (it clears the "
-            "cells outside after each), so the large steps that make HashLife win on an "
-            "unbounded plane are not taken here. The patterns are described in "
+            "intervals overlap (within the noise). HashLife runs on the kernels' own grids, "
+            "tori: on a bounded grid Golly advances HashLife one generation at a time (it "
+            "clears the cells outside after each), so the large steps that make HashLife win "
+            "on an unbounded plane are not taken here. The patterns are described in "
             "datasets/README.md.</p>"]
     if not sections:
         body.append('<p class="why">No verified result in these results started from a pattern '

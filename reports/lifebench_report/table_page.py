@@ -512,7 +512,7 @@ def _derived_marks(cell: Cell) -> str:
         f'title="{esc(title)}">{mark}</span>'
     )
     if cell.different_runs:
-        runs = next((n for n in cell.notes if n.startswith("different runs")), "different runs")
+        runs = "different runs: " + "; ".join(dict.fromkeys(r.source for r in cell.sources))
         out += f'<span class="runs" title="{esc(runs)}">2 runs</span>'
     return out
 
