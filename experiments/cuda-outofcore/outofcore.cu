@@ -50,8 +50,8 @@ struct Plan {
   std::optional<tiles::Partition> parts; ///< none: "auto"
   int halo_steps = 0;
   bool overlap = true;
-  bool drop_cache = false; ///< each pass's file out of the page cache once on the disk
-  std::int64_t memory = 0; ///< bytes of pinned host slots at most
+  outofcore::Cache cache = outofcore::Cache::kept; ///< what each pass does with the page cache
+  std::int64_t memory = 0;                         ///< bytes of pinned host slots at most
   wide::Config kernel;
   bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen with the layout
 
@@ -77,7 +77,7 @@ Plan plan_of(const Params& params) {
   if (steps < 1 || steps > 65536) throw Error("halo_steps must be 1 ... 65536");
   plan.halo_steps = static_cast<int>(steps);
   plan.overlap = params.get("overlap") == "on";
-  plan.drop_cache = outofcore::cache_dropped(params);
+  plan.cache = outofcore::cache_of(params);
   plan.memory = params.get_bytes("memory");
   // With rows_per_thread=auto, cuda-life-wide's rows until planned() chooses them for the
   // layout.
@@ -412,7 +412,9 @@ public:
       const int steps = static_cast<int>(
           std::min<std::uint64_t>(static_cast<std::uint64_t>(plan_.halo_steps), generations));
       next.generation += static_cast<std::uint64_t>(steps);
-      auto file = std::make_unique<UniverseBlockWriter>(out, next);
+      auto file = std::make_unique<UniverseBlockWriter>(
+          out, next,
+          plan_.cache == outofcore::Cache::direct ? FileWrites::direct : FileWrites::cached);
       const pipeline::StageSeconds pass =
           pipeline::run(passes_->items(steps), plan_.overlap, plan_.slots(),
                         {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
@@ -439,10 +441,10 @@ public:
 
 private:
   /// A pass to the disk and into place, then out of the page cache where the plan says so:
-  /// the next pass reads it from the disk.
+  /// the next pass reads it from the disk (as it does a pass written past the cache).
   void commit(UniverseBlockWriter& file, const fs::path& out) const {
     file.commit();
-    if (plan_.drop_cache) drop_from_page_cache(out);
+    if (plan_.cache == outofcore::Cache::dropped) drop_from_page_cache(out);
   }
 
   [[nodiscard]] std::span<std::uint64_t> slot(int s) const {

@@ -1,5 +1,6 @@
 // The host side of cuda-outofcore: extended sub-universes read with their halos wrapped
 // around the torus, and the pipeline's ordering, slot reuse and failure handling.
+#include "common/universe_file.hpp"
 #include "lifebench/error.hpp"
 #include "lifebench/packed.hpp"
 #include "lifebench/soup.hpp"
@@ -90,6 +91,26 @@ pipeline::Stages logged(Log& log, int fail_reading = -1) {
               },
           .simulate = [&log](int k, int s) { log.add('s', k, s); },
           .write = [&log](int k, int s) { log.add('w', k, s); }};
+}
+
+TEST(OutOfCoreCache, TheParameterIsCheckedAndDirectNeedsAFolderThatTakesIt) {
+  namespace ooc = outofcore;
+  EXPECT_EQ(ooc::cache_of(Params{}), ooc::Cache::kept);
+  EXPECT_EQ(ooc::cache_of(Params{{{"cache", "dropped"}}}), ooc::Cache::dropped);
+  EXPECT_EQ(ooc::cache_of(Params{{{"cache", "direct"}}}), ooc::Cache::direct);
+  EXPECT_THROW((void)ooc::cache_of(Params{{{"cache", "off"}}}), Error);
+
+  const fs::path folder =
+      fs::temp_directory_path() / ("lifebench-direct-" + std::to_string(std::random_device{}()));
+  fs::create_directories(folder);
+  const Problem problem{parse_rule_spec("B3/S23").rule, Shape{256, 12, 1}, Boundary::torus};
+  const Params direct{{{"cache", "direct"}, {"folder", folder.string()}}};
+  // The system's temporary folder here (ext4) takes direct writes; the probe leaves nothing.
+  EXPECT_TRUE(takes_direct_io(folder));
+  EXPECT_EQ(ooc::folder_unsupported(problem, direct, 2), std::nullopt);
+  EXPECT_TRUE(fs::is_empty(folder));
+  EXPECT_FALSE(takes_direct_io(folder / "missing"));
+  fs::remove(folder);
 }
 
 TEST(OutOfCorePipeline, InTurnWithoutOverlap) {

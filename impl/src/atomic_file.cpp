@@ -5,6 +5,7 @@
 // cannot leave the new name on an empty file.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
+#include "temporary.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -22,6 +23,11 @@
 namespace lifebench {
 namespace {
 
+using detail::rename_into_place;
+using detail::sync_folder_of;
+using detail::temporary_beside;
+using detail::through_links;
+
 std::string os_reason() {
   return std::generic_category().message(errno);
 }
@@ -31,22 +37,6 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
 }
 
-/// The file that writing `path` writes: `path` itself, or where the symbolic link `path` (and
-/// any link it names) leads, so that a link is written through, not replaced by a file.
-std::filesystem::path through_links(const std::filesystem::path& path) {
-  std::filesystem::path at = path;
-  std::error_code error;
-  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
-    if (links == 40) {
-      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
-    }
-    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
-    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
-    at = target.is_absolute() ? target : folder_of(at) / target;
-  }
-  return at;
-}
-
 /// What the names of the temporaries of `path` start with: ".<name>.tmp-".
 std::string temporary_prefix(const std::filesystem::path& path) {
   // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
@@ -54,13 +44,6 @@ std::string temporary_prefix(const std::filesystem::path& path) {
   prefix += path.filename().string();
   prefix += ".tmp-";
   return prefix;
-}
-
-/// A name beside `path` that no other writer picks: 64 random bits.
-std::filesystem::path temporary_beside(const std::filesystem::path& path) {
-  std::random_device device;
-  const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
-  return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
 /// The temporaries being written now, for remove_temporaries_in_progress(), which a signal
@@ -104,19 +87,41 @@ void sync_to_disk(const std::filesystem::path& file, const std::filesystem::path
   if (synced != 0) throw Error("cannot sync " + shown.string() + " to disk: " + reason);
 }
 
-/// Renames `temporary` (synced) over `path`: atomic within one folder.
+} // namespace
+
+namespace detail {
+
+std::filesystem::path through_links(const std::filesystem::path& path) {
+  std::filesystem::path at = path;
+  std::error_code error;
+  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
+    if (links == 40) {
+      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
+    }
+    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
+    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
+    at = target.is_absolute() ? target : folder_of(at) / target;
+  }
+  return at;
+}
+
+std::filesystem::path temporary_beside(const std::filesystem::path& path) {
+  std::random_device device;
+  const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
+  return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
+}
+
 void rename_into_place(const std::filesystem::path& temporary, const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::rename(temporary, path, error);
   if (error) throw Error("cannot write " + path.string() + ": " + error.message());
 }
 
-/// Syncs the folder of `path` after a rename into it.
 void sync_folder_of(const std::filesystem::path& path) {
   sync_to_disk(folder_of(path), path);
 }
 
-} // namespace
+} // namespace detail
 
 TemporaryInProgress::TemporaryInProgress(const std::filesystem::path& temporary)
     : slot_(note_in_progress(temporary)) {}

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
+#include <variant>
 #include <vector>
 
 namespace lifebench {
@@ -265,11 +266,33 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
   });
 }
 
+namespace {
+
+using BlockFile = std::variant<MappedFileWriter, DirectFileWriter>;
+
+BlockFile block_file(const std::filesystem::path& path, std::int64_t size, FileWrites writes) {
+  if (writes == FileWrites::direct)
+    return BlockFile(std::in_place_type<DirectFileWriter>, path, size);
+  return BlockFile(std::in_place_type<MappedFileWriter>, path, size);
+}
+
+} // namespace
+
 UniverseBlockWriter::UniverseBlockWriter(const std::filesystem::path& path,
-                                         const UniverseHeader& header)
-    : path_(path), header_(header), file_(path, header.file_bytes()) {
+                                         const UniverseHeader& header, FileWrites writes)
+    : path_(path), header_(header), file_(block_file(path, header.file_bytes(), writes)) {
   const std::string text = header_text(header);
-  std::memcpy(file_.bytes().data(), text.data(), text.size());
+  if (auto* direct = std::get_if<DirectFileWriter>(&file_)) {
+    const DirectFileWriter::Piece piece{0, std::as_bytes(std::span(text))};
+    direct->write({&piece, 1});
+  } else {
+    std::memcpy(std::get<MappedFileWriter>(file_).bytes().data(), text.data(), text.size());
+  }
+}
+
+const std::filesystem::path& UniverseBlockWriter::temporary() const {
+  return std::visit(
+      [](const auto& file) -> const std::filesystem::path& { return file.temporary(); }, file_);
 }
 
 void UniverseBlockWriter::write(std::int64_t y, std::int64_t rows, std::int64_t x,
@@ -278,12 +301,27 @@ void UniverseBlockWriter::write(std::int64_t y, std::int64_t rows, std::int64_t 
   check_block(header_, y, rows, x, words, block.size(), path_.string());
   if (x + words == row_words) check_padding(block, words, header_, y, path_.string());
   const std::int64_t first = kUniverseDataOffset + (y * row_words + x) * 8;
-  std::byte* data = file_.bytes().data();
-  for (std::int64_t i = 0; i < rows; ++i) {
-    std::memcpy(data + first + i * row_words * 8, block.data() + i * words,
-                static_cast<std::size_t>(words) * 8);
+  if (auto* direct = std::get_if<DirectFileWriter>(&file_)) {
+    // Whole rows lie one after another in the file: one piece.
+    const std::int64_t pieces = words == row_words ? 1 : rows;
+    const std::int64_t piece_words = words == row_words ? rows * words : words;
+    std::vector<DirectFileWriter::Piece> at(static_cast<std::size_t>(pieces));
+    for (std::int64_t i = 0; i < pieces; ++i) {
+      at[static_cast<std::size_t>(i)] = {
+          first + i * row_words * 8,
+          std::as_bytes(block.subspan(static_cast<std::size_t>(i * words),
+                                      static_cast<std::size_t>(piece_words)))};
+    }
+    direct->write(at);
+  } else {
+    const auto& mapped = std::get<MappedFileWriter>(file_);
+    std::byte* data = mapped.bytes().data();
+    for (std::int64_t i = 0; i < rows; ++i) {
+      std::memcpy(data + first + i * row_words * 8, block.data() + i * words,
+                  static_cast<std::size_t>(words) * 8);
+    }
+    mapped.start_writeback(first, ((rows - 1) * row_words + words) * 8);
   }
-  file_.start_writeback(first, ((rows - 1) * row_words + words) * 8);
   written_ += rows * words;
 }
 
@@ -297,7 +335,7 @@ void UniverseBlockWriter::finish() const {
 
 void UniverseBlockWriter::commit() {
   finish();
-  file_.commit();
+  std::visit([](auto& file) { file.commit(); }, file_);
 }
 
 void write_universe_blocks(const std::filesystem::path& path, const UniverseHeader& header,

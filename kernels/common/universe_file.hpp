@@ -31,23 +31,26 @@ inline Axis folder_axis() {
 inline Axis cache_axis() {
   return {.name = "cache",
           .default_value = "kept",
-          // No list of values: the conformance matrix would run each, doubling it for what
+          // No list of values: the conformance matrix would run each, tripling it for what
           // one variant checks.
           .allowed = {},
           .description = "the universe file in the host's page cache: kept (as the system "
-                         "chooses), or dropped as each pass reaches the disk, so that the "
-                         "next reads it from the disk (a file larger than memory)"};
+                         "chooses); dropped as each pass reaches the disk, so that the next "
+                         "reads it from the disk (a file larger than memory); or direct: each "
+                         "pass written past the cache (O_DIRECT), on the disk as it is written"};
 }
 
-/// Whether `params` drop the universe file from the page cache (cache_axis()); throws Error
-/// for a value other than kept and dropped.
-inline bool cache_dropped(const Params& params) {
-  if (!params.has("cache")) return false;
+/// What a run does with the host's page cache (cache_axis()).
+enum class Cache { kept, dropped, direct };
+
+/// The `cache` parameter (kept where absent); throws Error for a value it does not know.
+inline Cache cache_of(const Params& params) {
+  if (!params.has("cache")) return Cache::kept;
   const std::string& value = params.get("cache");
-  if (value != "kept" && value != "dropped") {
-    throw Error("cache must be kept or dropped, not \"" + value + "\"");
-  }
-  return value == "dropped";
+  if (value == "kept") return Cache::kept;
+  if (value == "dropped") return Cache::dropped;
+  if (value == "direct") return Cache::direct;
+  throw Error("cache must be kept, dropped or direct, not \"" + value + "\"");
 }
 
 inline std::filesystem::path folder_of(const Params& params) {
@@ -56,7 +59,8 @@ inline std::filesystem::path folder_of(const Params& params) {
 }
 
 /// Why the `folder` parameter cannot hold `files` universe files of `problem` at once (the
-/// file and the next pass written beside it: 2), or nothing: not a folder, or less free space
+/// file and the next pass written beside it: 2), or nothing: not a folder, one whose files
+/// cannot be written past the page cache where `cache=direct` asks for it, or less free space
 /// there than they take, refused before a run that would fail midway.
 inline std::optional<std::string> folder_unsupported(const Problem& problem, const Params& params,
                                                      int files) {
@@ -64,6 +68,10 @@ inline std::optional<std::string> folder_unsupported(const Problem& problem, con
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error)) {
     return "folder " + folder.string() + " is not a folder";
+  }
+  if (cache_of(params) == Cache::direct && !takes_direct_io(folder)) {
+    return "cache=direct: files in " + folder.string() +
+           " cannot be written past the page cache (O_DIRECT)";
   }
   const std::int64_t file_bytes = UniverseHeader{problem, 0}.file_bytes();
   const std::filesystem::space_info space = std::filesystem::space(folder, error);
@@ -84,7 +92,7 @@ public:
         path_(folder_of(params) /
               ("lifebench-" + user + "-" + std::to_string(std::random_device{}()) +
                std::to_string(std::random_device{}()) + ".lbu")),
-        drop_cache_(cache_dropped(params)) {}
+        drop_cache_(cache_of(params) != Cache::kept) {}
   ~UniverseFile() {
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);
@@ -110,7 +118,8 @@ public:
   }
 
 private:
-  /// After the file is written and synced: out of the page cache if the parameters say so.
+  /// After the file is written and synced: out of the page cache unless the parameters keep
+  /// it (with `direct` too: only the passes are written past the cache).
   void written() const {
     if (drop_cache_) drop_from_page_cache(path_);
   }

@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 namespace lifebench {
 namespace {
@@ -229,6 +230,89 @@ TEST_F(Universe, AWrittenPassIsReadableBeforeItIsCommitted) {
   }
   EXPECT_EQ(UniverseReader(file("u.lbu")).header().generation, 9U);
   EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+}
+
+/// `state`'s universe written as a grid of `columns` x `rows` blocks, last block first, through
+/// the page cache or past it.
+void write_in_blocks(const std::filesystem::path& path, const State& state, int columns, int rows,
+                     FileWrites writes) {
+  const UniverseHeader header{state.problem, 3};
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  const std::int64_t row_words = header.words_per_row();
+  const std::int64_t height = state.problem.shape.height;
+  const std::int64_t block_words = row_words / columns;
+  const std::int64_t block_rows = height / rows;
+  UniverseBlockWriter file(path, header, writes);
+  for (std::int64_t b = std::int64_t{columns} * rows - 1; b >= 0; --b) {
+    const std::int64_t y = b / columns * block_rows;
+    const std::int64_t x = b % columns * block_words;
+    std::vector<std::uint64_t> block;
+    for (std::int64_t r = y; r < y + block_rows; ++r) {
+      block.insert(block.end(), words.begin() + r * row_words + x,
+                   words.begin() + r * row_words + x + block_words);
+    }
+    file.write(y, block_rows, x, block_words, block);
+  }
+  file.commit();
+}
+
+TEST_F(Universe, WrittenPastThePageCacheTheFileIsTheSame) {
+  // Rows of 16 KiB in blocks of whole pages (4 KiB, from unaligned memory); rows of 4 KiB in
+  // blocks of 1 KiB, each a part of a page; rows of 32 bytes, a file that ends mid-page; and
+  // whole rows, one piece a block.
+  for (const auto& [spec, columns, rows] :
+       std::vector<std::tuple<std::string, int, int>>{{"B3/S23:T131072,64", 4, 4},
+                                                      {"B3/S23:T32768,24", 4, 3},
+                                                      {"B3/S23:T256,90", 2, 5},
+                                                      {"B3/S23:T8192,4000", 1, 8}}) {
+    const State state = soup_state(spec, 0);
+    write_in_blocks(file("cached.lbu"), state, columns, rows, FileWrites::cached);
+    write_in_blocks(file("direct.lbu"), state, columns, rows, FileWrites::direct);
+    const std::string cached = contents(file("cached.lbu"));
+    const std::string direct = contents(file("direct.lbu"));
+    EXPECT_EQ(direct.size(), cached.size()) << spec;
+    EXPECT_TRUE(direct == cached) << spec;
+    EXPECT_EQ(read_state(file("direct.lbu"), std::nullopt).grid, state.grid) << spec;
+  }
+  EXPECT_EQ(listing(), (std::vector<std::string>{"cached.lbu", "direct.lbu"}));
+}
+
+TEST_F(Universe, ADirectPassIsReadableBeforeItIsCommittedAndLeftWhole) {
+  const State state = soup_state("B3/S23:T200,7", 0); // 4 words a row: a file of 4320 bytes
+  write_state(file("u.lbu"), state);
+  const std::string before = contents(file("u.lbu"));
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  {
+    UniverseBlockWriter next(file("u.lbu"), UniverseHeader{state.problem, 9}, FileWrites::direct);
+    next.write(4, 3, 0, 4, std::span(words).subspan(16)); // the last page first
+    next.write(0, 4, 0, 4, std::span(words).first(16));
+    next.finish();
+    UniverseReader early(next.temporary()); // its size exact
+    std::vector<std::uint64_t> all(words.size());
+    early.read_rows(0, 7, all);
+    EXPECT_EQ(all, words);
+    EXPECT_EQ(contents(file("u.lbu")), before);
+  }
+  // Dropped before commit(): the file stays as it was and no temporary is left.
+  EXPECT_EQ(contents(file("u.lbu")), before);
+  EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+}
+
+TEST_F(Universe, ADirectWriteOutsideTheFileIsRefused) {
+  DirectFileWriter file_writer(file("f.bin"), 5000);
+  const std::vector<std::byte> bytes(100, std::byte{7});
+  const DirectFileWriter::Piece outside{4950, bytes};
+  EXPECT_NE(error_of([&] {
+              file_writer.write({&outside, 1});
+            }).find("lie outside its 5000"),
+            std::string::npos);
+  const DirectFileWriter::Piece inside{4900, bytes};
+  file_writer.write({&inside, 1});
+  file_writer.commit();
+  const std::string written = contents(file("f.bin"));
+  ASSERT_EQ(written.size(), 5000U);
+  EXPECT_EQ(written.substr(4900), std::string(100, '\x07'));
+  EXPECT_EQ(written.substr(0, 4900), std::string(4900, '\0'));
 }
 
 TEST_F(Universe, StatesThatDoNotFit) {

@@ -117,6 +117,47 @@ private:
   std::span<std::byte> bytes_;
 };
 
+/// A file of `size` bytes written past the host's page cache (O_DIRECT), into a temporary beside
+/// `path` that commit() renames into place with MappedFileWriter's guarantees. Each write()
+/// is on the disk when it returns, written by several threads at once (a disk reaches its
+/// rate only with many writes in flight), so a file larger than memory goes to the disk at
+/// the disk's rate and leaves nothing in the page cache to flush or to read back. Pieces need
+/// no alignment: whole 4 KiB pages go straight to the disk, a page a piece only partly covers
+/// is read, patched and written back, one such page at a time. Throws Error, on a file system
+/// that takes no direct I/O (tmpfs) too.
+class DirectFileWriter {
+public:
+  /// `bytes` to the file from byte `offset` on. The pieces of one file must not overlap.
+  struct Piece {
+    std::int64_t offset = 0;
+    std::span<const std::byte> bytes;
+  };
+
+  DirectFileWriter(const std::filesystem::path& path, std::int64_t size);
+  ~DirectFileWriter();
+  DirectFileWriter(const DirectFileWriter&) = delete;
+  DirectFileWriter& operator=(const DirectFileWriter&) = delete;
+
+  /// Writes `pieces` (within the file) and returns when they are on the disk.
+  void write(std::span<const Piece> pieces);
+  /// The temporary: whatever was written is readable there before commit().
+  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
+  /// Syncs the file, renames it to `path` and syncs the folder.
+  void commit();
+
+private:
+  std::filesystem::path path_;
+  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
+  std::filesystem::path temporary_;
+  TemporaryInProgress in_progress_;
+  std::int64_t size_;
+  int fd_ = -1;
+};
+
+/// Whether files in `folder` can be written past the page cache (DirectFileWriter): a file
+/// created there with O_DIRECT, and removed. False on tmpfs, say, or a folder not writable.
+bool takes_direct_io(const std::filesystem::path& folder);
+
 /// Drops `file`'s pages from the host's page cache (posix_fadvise DONTNEED), so that what
 /// reads it next comes from the disk, as on a machine whose memory cannot hold it. Only pages
 /// already on the disk go: call it after the file is synced (MappedFileWriter::commit()).

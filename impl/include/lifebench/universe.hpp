@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <variant>
 
 namespace lifebench {
 
@@ -85,6 +86,11 @@ using RowSink = std::function<void(std::span<const std::uint64_t>)>;
 void write_universe(const std::filesystem::path& path, const UniverseHeader& header,
                     const std::function<void(const RowSink&)>& rows);
 
+/// How a universe file is written: through the page cache (a memory map, written to the disk
+/// as the system chooses and synced by commit()), or past it (DirectFileWriter: each block on
+/// the disk when write() returns, nothing of the file left in the host's memory).
+enum class FileWrites { cached, direct };
+
 /// Receives a block of a universe (rows y .. y + rows - 1, words x .. x + words - 1 of
 /// each, row after row in the span), in any order.
 using BlockSink = std::function<void(std::int64_t y, std::int64_t rows, std::int64_t x,
@@ -95,7 +101,8 @@ using BlockSink = std::function<void(std::int64_t y, std::int64_t rows, std::int
 /// as it was. The blocks must cover the universe once (their words must add up to it).
 class UniverseBlockWriter {
 public:
-  UniverseBlockWriter(const std::filesystem::path& path, const UniverseHeader& header);
+  UniverseBlockWriter(const std::filesystem::path& path, const UniverseHeader& header,
+                      FileWrites writes = FileWrites::cached);
 
   /// A BlockSink's block.
   void write(std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
@@ -103,14 +110,14 @@ public:
   /// Throws unless the blocks written cover the universe; the temporary then holds it
   /// whole and may be read (UniverseReader) before commit(), e.g. while it syncs.
   void finish() const;
-  [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
+  [[nodiscard]] const std::filesystem::path& temporary() const;
   /// finish(), then the temporary to the disk and into place.
   void commit();
 
 private:
   std::filesystem::path path_;
   UniverseHeader header_;
-  MappedFileWriter file_;
+  std::variant<MappedFileWriter, DirectFileWriter> file_;
   std::int64_t written_ = 0; ///< words
 };
 

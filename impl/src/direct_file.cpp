@@ -1,0 +1,235 @@
+// DirectFileWriter: a file written past the page cache (O_DIRECT). Such writes must start
+// and end on the disk's blocks and come from memory aligned as they are; whole pages of
+// 4 KiB (a multiple of any block size in use) are, and a page a piece only partly covers is
+// read, patched and written back. The pages go out from a few threads at once: one write
+// at a time leaves most of a disk's rate unused.
+#include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
+#include "temporary.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <system_error>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace lifebench {
+namespace {
+
+constexpr std::int64_t kPage = 4096;
+/// The most bytes one write moves: a piece of whole rows is cut into writes of this size, so
+/// that several threads share it.
+constexpr std::int64_t kLargestWrite = std::int64_t{4} << 20;
+/// Writes in flight at once.
+constexpr int kWriters = 16;
+
+std::string os_reason(int error = errno) {
+  return std::generic_category().message(error);
+}
+
+struct AlignedFree {
+  void operator()(std::byte* bytes) const { std::free(bytes); }
+};
+using AlignedBytes = std::unique_ptr<std::byte[], AlignedFree>;
+
+AlignedBytes aligned_bytes(std::int64_t size) {
+  auto* bytes = static_cast<std::byte*>(std::aligned_alloc(kPage, static_cast<std::size_t>(size)));
+  if (bytes == nullptr) throw std::bad_alloc();
+  return AlignedBytes(bytes);
+}
+
+/// One write of the file: `from` at `offset`, whole pages (aligned in memory or not), or
+/// (`partial`) the part of one page that a piece covers.
+struct Job {
+  std::int64_t offset = 0;
+  std::span<const std::byte> from;
+  bool partial = false;
+};
+
+/// `pieces` as jobs: whole pages (at most kLargestWrite at a time) and the partial pages at
+/// either end.
+std::vector<Job> jobs_of(std::span<const DirectFileWriter::Piece> pieces) {
+  std::vector<Job> jobs;
+  for (const auto& piece : pieces) {
+    const std::int64_t begin = piece.offset;
+    const std::int64_t end = begin + static_cast<std::int64_t>(piece.bytes.size());
+    const std::int64_t first = std::min((begin + kPage - 1) / kPage * kPage, end);
+    const std::int64_t last = std::max(end / kPage * kPage, first);
+    const auto bytes = [&](std::int64_t from, std::int64_t to) {
+      return piece.bytes.subspan(static_cast<std::size_t>(from - begin),
+                                 static_cast<std::size_t>(to - from));
+    };
+    if (begin < first) jobs.push_back({begin, bytes(begin, first), true});
+    for (std::int64_t at = first; at < last; at += kLargestWrite) {
+      jobs.push_back({at, bytes(at, std::min(at + kLargestWrite, last)), false});
+    }
+    if (last < end) jobs.push_back({last, bytes(last, end), true});
+  }
+  return jobs;
+}
+
+/// Writes `bytes` (whole, aligned pages) at `offset`, retrying short writes.
+void write_pages(int fd, const std::byte* bytes, std::int64_t size, std::int64_t offset,
+                 const std::string& where) {
+  for (std::int64_t done = 0; done < size;) {
+    const ssize_t n =
+        ::pwrite(fd, bytes + done, static_cast<std::size_t>(size - done), offset + done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error("cannot write " + where + ": " + os_reason(n < 0 ? errno : EIO));
+    done += n;
+  }
+}
+
+/// The jobs of one write() over kWriters threads, each with a bounce buffer for what is not
+/// aligned in memory; partial pages one at a time.
+class Writers {
+public:
+  Writers(int fd, std::int64_t size, const std::string& where)
+      : fd_(fd), size_(size), where_(where) {}
+
+  void run(const std::vector<Job>& jobs) {
+    const auto threads = static_cast<int>(std::min<std::size_t>(kWriters, jobs.size()));
+    std::vector<std::jthread> others;
+    try {
+      for (int t = 1; t < threads; ++t)
+        others.emplace_back([&] { work(jobs); });
+    } catch (const std::system_error&) {
+      // No more threads: those started and this one take the jobs left.
+    } catch (const std::bad_alloc&) {
+      // No memory for another thread's state: likewise.
+    }
+    work(jobs);
+    others.clear(); // joins
+    if (failure_) std::rethrow_exception(failure_);
+  }
+  /// Whether a page was written past the file's size.
+  [[nodiscard]] bool past_end() const { return past_end_; }
+
+private:
+  void work(const std::vector<Job>& jobs) {
+    AlignedBytes bounce;
+    try {
+      for (std::size_t i = next_++; i < jobs.size() && !failed_; i = next_++) {
+        const Job& job = jobs[i];
+        if (job.partial) {
+          patch(job);
+          continue;
+        }
+        const auto size = static_cast<std::int64_t>(job.from.size());
+        if (reinterpret_cast<std::uintptr_t>(job.from.data()) % kPage == 0) {
+          write_pages(fd_, job.from.data(), size, job.offset, where_);
+          continue;
+        }
+        if (!bounce) bounce = aligned_bytes(kLargestWrite);
+        std::memcpy(bounce.get(), job.from.data(), job.from.size());
+        write_pages(fd_, bounce.get(), size, job.offset, where_);
+      }
+    } catch (...) {
+      const std::scoped_lock lock(failure_mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      failed_ = true;
+    }
+  }
+
+  /// Reads the page that holds `job`, patches its bytes in, writes it back; a page past the
+  /// end of the file reads as zeros (the file is cut back to its size afterwards).
+  void patch(const Job& job) {
+    const std::scoped_lock lock(page_mutex_);
+    if (!page_) page_ = aligned_bytes(kPage);
+    const std::int64_t start = job.offset / kPage * kPage;
+    ssize_t got = 0;
+    do {
+      got = ::pread(fd_, page_.get(), kPage, start);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) throw Error("cannot read back " + where_ + ": " + os_reason());
+    std::memset(page_.get() + got, 0, static_cast<std::size_t>(kPage - got));
+    std::memcpy(page_.get() + (job.offset - start), job.from.data(), job.from.size());
+    write_pages(fd_, page_.get(), kPage, start, where_);
+    if (start + kPage > size_) past_end_ = true;
+  }
+
+  int fd_;
+  std::int64_t size_;
+  const std::string& where_;
+  std::atomic<std::size_t> next_ = 0;
+  std::atomic<bool> failed_ = false;
+  std::mutex failure_mutex_;
+  std::exception_ptr failure_;
+  std::mutex page_mutex_;
+  AlignedBytes page_;
+  bool past_end_ = false;
+};
+
+} // namespace
+
+DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64_t size)
+    : path_(path), target_(detail::through_links(path)),
+      temporary_(detail::temporary_beside(target_)), in_progress_(temporary_), size_(size) {
+  fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  if (fd_ < 0 && errno == EINVAL) {
+    throw Error("cannot write " + path_.string() +
+                " past the page cache: its file system takes no direct I/O (O_DIRECT)");
+  }
+  if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
+  if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
+    ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+    throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path_.string() + ": " +
+                os_reason(error));
+  }
+}
+
+DirectFileWriter::~DirectFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void DirectFileWriter::write(std::span<const Piece> pieces) {
+  for (const auto& piece : pieces) {
+    if (piece.offset < 0 || piece.offset + static_cast<std::int64_t>(piece.bytes.size()) > size_) {
+      throw Error("cannot write " + path_.string() + ": bytes " + std::to_string(piece.offset) +
+                  " + " + std::to_string(piece.bytes.size()) + " lie outside its " +
+                  std::to_string(size_));
+    }
+  }
+  const std::string where = path_.string();
+  Writers writers(fd_, size_, where);
+  writers.run(jobs_of(pieces));
+  // A page patched past the end lengthened the file: its size again, for its readers.
+  if (writers.past_end() && ::ftruncate(fd_, size_) != 0) {
+    throw Error("cannot write " + where + ": " + os_reason());
+  }
+}
+
+bool takes_direct_io(const std::filesystem::path& folder) {
+  const std::filesystem::path probe = detail::temporary_beside(folder / "lifebench-direct-probe");
+  const TemporaryInProgress in_progress(probe);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
+void DirectFileWriter::commit() {
+  if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
+  detail::rename_into_place(temporary_, target_);
+  ::close(std::exchange(fd_, -1));
+  detail::sync_folder_of(target_);
+}
+
+} // namespace lifebench
