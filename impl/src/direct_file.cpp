@@ -30,8 +30,10 @@ constexpr std::int64_t kPage = 4096;
 /// The most bytes one write moves: a piece of whole rows is cut into writes of this size, so
 /// that several threads share it.
 constexpr std::int64_t kLargestWrite = std::int64_t{4} << 20;
-/// Writes in flight at once.
-constexpr int kWriters = 16;
+/// Writes in flight at once: on an ext4 virtual disk, 16 KiB writes into reserved (unwritten)
+/// blocks reach 0.65 GB/s from 16 threads and 0.72 to 0.79 from 32 (1.1 to 1.3 in 64 MiB
+/// writes from one); 64 were no surer.
+constexpr int kWriters = 32;
 
 std::string os_reason(int error = errno) {
   return std::generic_category().message(error);
