@@ -5,7 +5,6 @@
 // cannot leave the new name on an empty file.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
-#include "temporary.hpp"
 #include "text.hpp"
 
 #include <algorithm>
@@ -23,11 +22,6 @@
 namespace lifebench {
 namespace {
 
-using detail::rename_into_place;
-using detail::sync_folder_of;
-using detail::temporary_beside;
-using detail::through_links;
-
 std::string os_reason() {
   return std::generic_category().message(errno);
 }
@@ -37,6 +31,22 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
 }
 
+/// The file that writing `path` writes: `path` itself, or where the symbolic link `path` (and
+/// any link it names) leads, so that a link is written through, not replaced by a file.
+std::filesystem::path through_links(const std::filesystem::path& path) {
+  std::filesystem::path at = path;
+  std::error_code error;
+  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
+    if (links == 40) {
+      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
+    }
+    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
+    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
+    at = target.is_absolute() ? target : folder_of(at) / target;
+  }
+  return at;
+}
+
 /// What the names of the temporaries of `path` start with: ".<name>.tmp-".
 std::string temporary_prefix(const std::filesystem::path& path) {
   // Appending rather than `"." + string` sidesteps GCC 12's false -Wrestrict.
@@ -44,6 +54,13 @@ std::string temporary_prefix(const std::filesystem::path& path) {
   prefix += path.filename().string();
   prefix += ".tmp-";
   return prefix;
+}
+
+/// A name beside `path` that no other writer picks: 64 random bits.
+std::filesystem::path temporary_beside(const std::filesystem::path& path) {
+  std::random_device device;
+  const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
+  return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
 }
 
 /// The temporaries being written now, for remove_temporaries_in_progress(), which a signal
@@ -87,41 +104,19 @@ void sync_to_disk(const std::filesystem::path& file, const std::filesystem::path
   if (synced != 0) throw Error("cannot sync " + shown.string() + " to disk: " + reason);
 }
 
-} // namespace
-
-namespace detail {
-
-std::filesystem::path through_links(const std::filesystem::path& path) {
-  std::filesystem::path at = path;
-  std::error_code error;
-  for (int links = 0; std::filesystem::is_symlink(at, error); ++links) {
-    if (links == 40) {
-      throw Error("cannot write " + path.string() + ": too many levels of symbolic links");
-    }
-    const std::filesystem::path target = std::filesystem::read_symlink(at, error);
-    if (error) throw Error("cannot write " + path.string() + ": " + error.message());
-    at = target.is_absolute() ? target : folder_of(at) / target;
-  }
-  return at;
-}
-
-std::filesystem::path temporary_beside(const std::filesystem::path& path) {
-  std::random_device device;
-  const std::uint64_t bits = (std::uint64_t{device()} << 32U) ^ device();
-  return path.parent_path() / (temporary_prefix(path) + detail::hex(bits, 16));
-}
-
+/// Renames `temporary` (synced) over `path`: atomic within one folder.
 void rename_into_place(const std::filesystem::path& temporary, const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::rename(temporary, path, error);
   if (error) throw Error("cannot write " + path.string() + ": " + error.message());
 }
 
+/// Syncs the folder of `path` after a rename into it.
 void sync_folder_of(const std::filesystem::path& path) {
   sync_to_disk(folder_of(path), path);
 }
 
-} // namespace detail
+} // namespace
 
 TemporaryInProgress::TemporaryInProgress(const std::filesystem::path& temporary)
     : slot_(note_in_progress(temporary)) {}
@@ -154,35 +149,45 @@ void write_file_atomically(const std::filesystem::path& path,
   sync_folder_of(target);
 }
 
-MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
+TemporaryBeside::TemporaryBeside(const std::filesystem::path& path)
     : path_(path), target_(through_links(path)), temporary_(temporary_beside(target_)),
-      in_progress_(temporary_) {
-  fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
+      in_progress_(temporary_) {}
+
+TemporaryBeside::~TemporaryBeside() {
+  if (placed_) return;
+  std::error_code ignored;
+  std::filesystem::remove(temporary_, ignored);
+}
+
+void TemporaryBeside::put_in_place() {
+  rename_into_place(temporary_, target_);
+  placed_ = true;
+  sync_folder_of(target_);
+}
+
+MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)
+    : file_(path) {
+  const std::string where = path.string();
+  fd_ = ::open(file_.temporary().c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error("cannot write " + where + ": " + os_reason());
   try {
     if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
-      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path_.string() + ": " +
+      throw Error("cannot reserve " + std::to_string(size) + " bytes for " + where + ": " +
                   std::generic_category().message(error));
     }
     const auto length = static_cast<std::size_t>(size);
     void* map = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    if (map == MAP_FAILED) throw Error("cannot map " + path_.string() + ": " + os_reason());
+    if (map == MAP_FAILED) throw Error("cannot map " + where + ": " + os_reason());
     bytes_ = {static_cast<std::byte*>(map), length};
   } catch (...) {
     ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
     throw;
   }
 }
 
 MappedFileWriter::~MappedFileWriter() {
   if (!bytes_.empty()) ::munmap(bytes_.data(), bytes_.size());
-  if (fd_ >= 0) {
-    ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-  }
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length) const {
@@ -193,10 +198,11 @@ void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length)
 void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
-  if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
-  rename_into_place(temporary_, target_);
+  if (::fsync(fd_) != 0) {
+    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
+  }
   ::close(std::exchange(fd_, -1));
-  sync_folder_of(target_);
+  file_.put_in_place();
 }
 
 void drop_from_page_cache(const std::filesystem::path& file) {

@@ -5,7 +5,6 @@
 // at a time leaves most of a disk's rate unused.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
-#include "temporary.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -175,40 +174,35 @@ private:
 } // namespace
 
 DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64_t size)
-    : path_(path), target_(detail::through_links(path)),
-      temporary_(detail::temporary_beside(target_)), in_progress_(temporary_), size_(size) {
-  fd_ = ::open(temporary_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+    : file_(path), size_(size) {
+  fd_ = ::open(file_.temporary().c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
   if (fd_ < 0 && errno == EINVAL) {
-    throw Error("cannot write " + path_.string() +
+    throw Error("cannot write " + path.string() +
                 " past the page cache: its file system takes no direct I/O (O_DIRECT)");
   }
-  if (fd_ < 0) throw Error("cannot write " + path_.string() + ": " + os_reason());
+  if (fd_ < 0) throw Error("cannot write " + path.string() + ": " + os_reason());
+  // Reserved first: a disk too small fails here rather than midway, and direct writes into
+  // reserved blocks go on side by side where writes into a hole wait for one another.
   if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
     ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-    throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path_.string() + ": " +
+    throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path.string() + ": " +
                 os_reason(error));
   }
 }
 
 DirectFileWriter::~DirectFileWriter() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-  }
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void DirectFileWriter::write(std::span<const Piece> pieces) {
   for (const auto& piece : pieces) {
     if (piece.offset < 0 || piece.offset + static_cast<std::int64_t>(piece.bytes.size()) > size_) {
-      throw Error("cannot write " + path_.string() + ": bytes " + std::to_string(piece.offset) +
-                  " + " + std::to_string(piece.bytes.size()) + " lie outside its " +
-                  std::to_string(size_));
+      throw Error("cannot write " + file_.path().string() + ": bytes " +
+                  std::to_string(piece.offset) + " + " + std::to_string(piece.bytes.size()) +
+                  " lie outside its " + std::to_string(size_));
     }
   }
-  const std::string where = path_.string();
+  const std::string where = file_.path().string();
   Writers writers(fd_, size_, where);
   writers.run(jobs_of(pieces));
   // A page patched past the end lengthened the file: its size again, for its readers.
@@ -218,20 +212,20 @@ void DirectFileWriter::write(std::span<const Piece> pieces) {
 }
 
 bool takes_direct_io(const std::filesystem::path& folder) {
-  const std::filesystem::path probe = detail::temporary_beside(folder / "lifebench-direct-probe");
-  const TemporaryInProgress in_progress(probe);
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  const TemporaryBeside probe(folder / "lifebench-direct-probe"); // removed when done
+  const int fd =
+      ::open(probe.temporary().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
   if (fd < 0) return false;
   ::close(fd);
-  ::unlink(probe.c_str());
   return true;
 }
 
 void DirectFileWriter::commit() {
-  if (::fsync(fd_) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
-  detail::rename_into_place(temporary_, target_);
+  if (::fsync(fd_) != 0) {
+    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
+  }
   ::close(std::exchange(fd_, -1));
-  detail::sync_folder_of(target_);
+  file_.put_in_place();
 }
 
 } // namespace lifebench

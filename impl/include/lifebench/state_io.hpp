@@ -86,6 +86,29 @@ private:
   int slot_;
 };
 
+/// The temporary a file writer fills beside `path` (beside the file a symbolic link `path`
+/// leads to: the link is written through), noted while it lives (TemporaryInProgress) and
+/// removed when destroyed unless put in place.
+class TemporaryBeside {
+public:
+  explicit TemporaryBeside(const std::filesystem::path& path);
+  ~TemporaryBeside();
+  TemporaryBeside(const TemporaryBeside&) = delete;
+  TemporaryBeside& operator=(const TemporaryBeside&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; } ///< as given
+  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
+  /// Renames the temporary, synced by its writer, onto the file and syncs the folder.
+  void put_in_place();
+
+private:
+  std::filesystem::path path_;
+  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
+  std::filesystem::path temporary_;
+  TemporaryInProgress in_progress_;
+  bool placed_ = false;
+};
+
 /// A file of `size` bytes written in place through a memory map, into a temporary
 /// beside `path` that commit() renames into place with write_file_atomically()'s
 /// guarantees (a link written through, too). The space is reserved first, so a disk too small fails
@@ -101,7 +124,7 @@ public:
   /// The file's bytes (zeros where nothing was written); valid until commit().
   [[nodiscard]] std::span<std::byte> bytes() const { return bytes_; }
   /// The temporary: whatever was written is readable there before commit().
-  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
+  [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
   /// Starts writing bytes [offset, offset + length) to the disk without waiting, so
   /// that commit() has less left to do.
   void start_writeback(std::int64_t offset, std::int64_t length) const;
@@ -109,10 +132,7 @@ public:
   void commit();
 
 private:
-  std::filesystem::path path_;
-  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
-  std::filesystem::path temporary_;
-  TemporaryInProgress in_progress_;
+  TemporaryBeside file_;
   int fd_ = -1;
   std::span<std::byte> bytes_;
 };
@@ -141,15 +161,12 @@ public:
   /// Writes `pieces` (within the file) and returns when they are on the disk.
   void write(std::span<const Piece> pieces);
   /// The temporary: whatever was written is readable there before commit().
-  [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
+  [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
   /// Syncs the file, renames it to `path` and syncs the folder.
   void commit();
 
 private:
-  std::filesystem::path path_;
-  std::filesystem::path target_; ///< `path`, or the file the link `path` leads to
-  std::filesystem::path temporary_;
-  TemporaryInProgress in_progress_;
+  TemporaryBeside file_;
   std::int64_t size_;
   int fd_ = -1;
 };
