@@ -174,6 +174,34 @@ std::set<std::string> devices_of(const RecordedRun& run) {
   return devices;
 }
 
+/// What matches a result of the other run: its id with the parameters the result records it
+/// ran with, defaults included, so that a parameter given at its default (steps_per_launch=8)
+/// and the same left out are one configuration. The id itself where it records none.
+std::string matching_key(const std::string& id, const nlohmann::json& result) {
+  const auto params = result.find("params");
+  if (params == result.end() || !params->is_object()) return id;
+  std::vector<std::string> parts = name_fields(id);
+  if (parts.size() < 4) return id;
+  std::vector<std::string> given;
+  for (const auto& [name, value] : params->items()) // sorted: nlohmann::json keeps a std::map
+    given.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  parts[3] = join(given, ",");
+  return join(parts, "|");
+}
+
+/// The ids of `run` by matching_key(), where one id has the key.
+std::map<std::string, std::string> ids_by_key(const RecordedRun& run) {
+  std::map<std::string, std::string> ids;
+  std::set<std::string> shared;
+  for (const auto& [id, result] : run.results) {
+    const std::string key = matching_key(id, result);
+    if (!ids.emplace(key, id).second) shared.insert(key);
+  }
+  for (const auto& key : shared)
+    ids.erase(key);
+  return ids;
+}
+
 struct Row {
   std::vector<std::string> cells; ///< experiment, problem, generations, params, old, new, speedup
   std::string verdict;
@@ -211,10 +239,13 @@ void judge(Row& row, const std::vector<double>& old_seconds, const std::vector<d
   row.verdict = row.counted + (significant ? "" : " within the noise") + " (" + tested + ")";
 }
 
-Row compare_one(const std::string& id, const RecordedRun& old_run, const nlohmann::json& old_result,
+/// One configuration of both runs: `old_id` in OLD, `new_id` in NEW (the same id, or one
+/// that names a default the other leaves out), shown by its NEW id.
+Row compare_one(const std::string& old_id, const RecordedRun& old_run,
+                const nlohmann::json& old_result, const std::string& new_id,
                 const RecordedRun& new_run, const nlohmann::json& new_result,
                 const CompareOptions& options) {
-  const auto parts = name_fields(id);
+  const auto parts = name_fields(new_id);
   Row row{{parts[0], parts[1], parts[2], params_text(parts), "-", "-", "-"}, "", "", false};
   const auto old_rate = rate_of(old_result);
   const auto new_rate = rate_of(new_result);
@@ -231,8 +262,8 @@ Row compare_one(const std::string& id, const RecordedRun& old_run, const nlohman
     row.regression = old_ok && string_at(new_result, "status") == "failed";
     return row;
   }
-  const auto old_seconds = seconds_of(old_run.name, id, old_result);
-  const auto new_seconds = seconds_of(new_run.name, id, new_result);
+  const auto old_seconds = seconds_of(old_run.name, old_id, old_result);
+  const auto new_seconds = seconds_of(new_run.name, new_id, new_result);
   if (old_seconds.empty() || new_seconds.empty()) {
     row.counted = "untested";
     row.verdict = "untested: no repetition times recorded";
@@ -339,17 +370,27 @@ int compare_command(const CompareOptions& options) {
   std::vector<std::string> only_old;
   std::vector<std::string> only_new;
   std::map<std::string, std::size_t> counts;
+  // The same id, else the same parameters once defaults are filled in (matching_key()).
+  const std::map<std::string, std::string> new_by_key = ids_by_key(new_run);
+  std::set<std::string> matched;
   for (const auto& [id, old_result] : old_run.results) {
-    const auto it = new_run.results.find(id);
-    if (it == new_run.results.end()) {
-      only_old.push_back(id);
-      continue;
+    std::string new_id = id;
+    if (!new_run.results.contains(id)) {
+      const auto key = new_by_key.find(matching_key(id, old_result));
+      if (key == new_by_key.end() || old_run.results.contains(key->second) ||
+          matched.contains(key->second)) {
+        only_old.push_back(id);
+        continue;
+      }
+      new_id = key->second;
     }
-    rows.push_back(compare_one(id, old_run, old_result, new_run, it->second, options));
+    matched.insert(new_id);
+    rows.push_back(
+        compare_one(id, old_run, old_result, new_id, new_run, new_run.results.at(new_id), options));
     ++counts[rows.back().counted];
   }
   for (const auto& [id, result] : new_run.results) {
-    if (!old_run.results.contains(id)) only_new.push_back(id);
+    if (!matched.contains(id)) only_new.push_back(id);
   }
 
   std::cout << "OLD: " << options.old_dir << "\nNEW: " << options.new_dir << "\n\n";

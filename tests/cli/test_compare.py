@@ -175,6 +175,39 @@ class CompareTest(lbtest.CliTestCase):
         self.assertIn("only in NEW (1):\n  cpu-c B36/S23:T32,32 g16 tile=8\n", proc.stdout)
         self.assertIn("1 configurations in both", proc.stdout)
 
+    def test_a_default_given_and_left_out_is_one_configuration(self):
+        """Matched by the parameters each result records it ran with, defaults included; a
+        parameter that differs, or two ids of one run with the same parameters, stay apart."""
+        def with_params(entry, **recorded):
+            entry["params"] = recorded
+            return entry
+        old = write_run(self.box.path("old"), [
+            with_params(result("gpu-a", "B3/S23:T256,256", FAST, params="rows=64"),
+                        rows="64", steps="8"),
+            with_params(result("gpu-a", "B3/S23:T512,512", FAST, params="rows=64"),
+                        rows="64", steps="8"),
+            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="rows=64"),
+                        rows="64", steps="8"),
+        ])
+        new = write_run(self.box.path("new"), [
+            with_params(result("gpu-a", "B3/S23:T256,256", SLOW, params="rows=64,steps=8"),
+                        rows="64", steps="8"),
+            with_params(result("gpu-a", "B3/S23:T512,512", SLOW, params="rows=64,steps=4"),
+                        rows="64", steps="4"),
+            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="rows=64,steps=8"),
+                        rows="64", steps="8"),
+            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="steps=8"),
+                        rows="64", steps="8"),
+        ])
+        proc = self.compare(old, new)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("gpu-a B3/S23:T256,256 g16 rows=64,steps=8", self.line_of(proc, "T256,256"))
+        self.assertIn("slower", self.line_of(proc, "T256,256"))
+        self.assertIn("only in OLD (2):\n  gpu-a B3/S23:T512,512 g16 rows=64\n"
+                      "  gpu-a B3/S23:T64,64 g16 rows=64\n", proc.stdout)
+        self.assertIn("only in NEW (3):", proc.stdout)
+        self.assertIn("1 configurations in both: 1 slower", proc.stdout)
+
     def test_different_devices_are_named(self):
         old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", FAST)])
         other = result("cpu-a", "B3/S23:T256,256", FAST)
