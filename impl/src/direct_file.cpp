@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -29,13 +30,17 @@ constexpr std::int64_t kPage = 4096;
 /// The most bytes one write moves: a piece of whole rows is cut into writes of this size, so
 /// that several threads share it.
 constexpr std::int64_t kLargestWrite = std::int64_t{4} << 20;
-/// Writes in flight at once: on an ext4 virtual disk, 16 KiB writes into reserved (unwritten)
-/// blocks reach 0.65 GB/s from 16 threads and 0.72 to 0.79 from 32 (1.1 to 1.3 in 64 MiB
-/// writes from one); 64 were no surer.
+/// Writes in flight at once: on this project's development machine (an ext4 virtual disk),
+/// 16 KiB writes into reserved blocks ran at 0.65 GB/s from 16 threads and 0.72 to 0.79 from
+/// 32 (1.1 to 1.3 in 64 MiB writes from one); 64 threads were no faster.
 constexpr int kWriters = 32;
 
 std::string os_reason(int error = errno) {
   return std::generic_category().message(error);
+}
+
+std::int64_t whole_pages(std::int64_t bytes) {
+  return (bytes + kPage - 1) / kPage * kPage;
 }
 
 struct AlignedFree {
@@ -64,7 +69,7 @@ std::vector<Job> jobs_of(std::span<const DirectFileWriter::Piece> pieces) {
   for (const auto& piece : pieces) {
     const std::int64_t begin = piece.offset;
     const std::int64_t end = begin + static_cast<std::int64_t>(piece.bytes.size());
-    const std::int64_t first = std::min((begin + kPage - 1) / kPage * kPage, end);
+    const std::int64_t first = std::min(whole_pages(begin), end);
     const std::int64_t last = std::max(end / kPage * kPage, first);
     const auto bytes = [&](std::int64_t from, std::int64_t to) {
       return piece.bytes.subspan(static_cast<std::size_t>(from - begin),
@@ -79,30 +84,51 @@ std::vector<Job> jobs_of(std::span<const DirectFileWriter::Piece> pieces) {
   return jobs;
 }
 
-/// Writes `bytes` (whole, aligned pages) at `offset`, retrying short writes.
+/// Writes `bytes` (whole, aligned pages) at `offset`. A direct write the disk takes only in
+/// part ends short of a block (a full disk, say): refused, as a retry from there would be
+/// misaligned.
 void write_pages(int fd, const std::byte* bytes, std::int64_t size, std::int64_t offset,
                  const std::string& where) {
   for (std::int64_t done = 0; done < size;) {
     const ssize_t n =
         ::pwrite(fd, bytes + done, static_cast<std::size_t>(size - done), offset + done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error("cannot write " + where + ": " + os_reason(n < 0 ? errno : EIO));
+    if (n < 0) throw Error("cannot write " + where + ": " + os_reason());
+    if (n == 0 || n % kPage != 0) {
+      throw Error("cannot write " + where + ": the disk took " + std::to_string(n) + " of " +
+                  std::to_string(size - done) + " bytes at byte " + std::to_string(offset + done));
+    }
     done += n;
   }
 }
 
-/// The jobs of one write() over kWriters threads, each with a bounce buffer for what is not
-/// aligned in memory; partial pages one at a time.
+/// Reads the page at `offset` (aligned) into `page`; what lies past the end of the file reads
+/// as zeros.
+void read_page(int fd, std::byte* page, std::int64_t offset, const std::string& where) {
+  std::int64_t got = 0;
+  while (got < kPage) {
+    const ssize_t n = ::pread(fd, page + got, static_cast<std::size_t>(kPage - got), offset + got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error("cannot read back " + where + ": " + os_reason());
+    if (n == 0) break;
+    got += n;
+  }
+  std::memset(page + got, 0, static_cast<std::size_t>(kPage - got));
+}
+
+/// The jobs of one write() over up to kWriters threads, each with a bounce buffer for what is
+/// not aligned in memory; partial pages one at a time.
 class Writers {
 public:
-  Writers(int fd, std::int64_t size, const std::string& where)
-      : fd_(fd), size_(size), where_(where) {}
+  Writers(int fd, std::string where) : fd_(fd), where_(std::move(where)) {}
 
   void run(const std::vector<Job>& jobs) {
-    const auto threads = static_cast<int>(std::min<std::size_t>(kWriters, jobs.size()));
+    const auto whole =
+        std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return !j.partial; });
+    const auto threads = std::clamp<std::ptrdiff_t>(whole, 1, kWriters);
     std::vector<std::jthread> others;
     try {
-      for (int t = 1; t < threads; ++t)
+      for (std::ptrdiff_t t = 1; t < threads; ++t)
         others.emplace_back([&] { work(jobs); });
     } catch (const std::system_error&) {
       // No more threads: those started and this one take the jobs left.
@@ -113,12 +139,11 @@ public:
     others.clear(); // joins
     if (failure_) std::rethrow_exception(failure_);
   }
-  /// Whether a page was written past the file's size.
-  [[nodiscard]] bool past_end() const { return past_end_; }
 
 private:
   void work(const std::vector<Job>& jobs) {
-    AlignedBytes bounce;
+    AlignedBytes bounce; // grown to the largest job that needs it
+    std::int64_t bounce_size = 0;
     try {
       for (std::size_t i = next_++; i < jobs.size() && !failed_; i = next_++) {
         const Job& job = jobs[i];
@@ -131,7 +156,10 @@ private:
           write_pages(fd_, job.from.data(), size, job.offset, where_);
           continue;
         }
-        if (!bounce) bounce = aligned_bytes(kLargestWrite);
+        if (bounce_size < size) {
+          bounce = aligned_bytes(size);
+          bounce_size = size;
+        }
         std::memcpy(bounce.get(), job.from.data(), job.from.size());
         write_pages(fd_, bounce.get(), size, job.offset, where_);
       }
@@ -142,33 +170,24 @@ private:
     }
   }
 
-  /// Reads the page that holds `job`, patches its bytes in, writes it back; a page past the
-  /// end of the file reads as zeros (the file is cut back to its size afterwards).
+  /// Reads the page that holds `job`, patches its bytes in, writes it back.
   void patch(const Job& job) {
     const std::scoped_lock lock(page_mutex_);
     if (!page_) page_ = aligned_bytes(kPage);
     const std::int64_t start = job.offset / kPage * kPage;
-    ssize_t got = 0;
-    do {
-      got = ::pread(fd_, page_.get(), kPage, start);
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) throw Error("cannot read back " + where_ + ": " + os_reason());
-    std::memset(page_.get() + got, 0, static_cast<std::size_t>(kPage - got));
+    read_page(fd_, page_.get(), start, where_);
     std::memcpy(page_.get() + (job.offset - start), job.from.data(), job.from.size());
     write_pages(fd_, page_.get(), kPage, start, where_);
-    if (start + kPage > size_) past_end_ = true;
   }
 
   int fd_;
-  std::int64_t size_;
-  const std::string& where_;
+  std::string where_;
   std::atomic<std::size_t> next_ = 0;
   std::atomic<bool> failed_ = false;
   std::mutex failure_mutex_;
   std::exception_ptr failure_;
   std::mutex page_mutex_;
   AlignedBytes page_;
-  bool past_end_ = false;
 };
 
 } // namespace
@@ -181,9 +200,11 @@ DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64
                 " past the page cache: its file system takes no direct I/O (O_DIRECT)");
   }
   if (fd_ < 0) throw Error("cannot write " + path.string() + ": " + os_reason());
-  // Reserved first: a disk too small fails here rather than midway, and direct writes into
-  // reserved blocks go on side by side where writes into a hole wait for one another.
-  if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
+  // Reserved first, to the end of its last page (finish() cuts it to its size): a disk too
+  // small fails here rather than midway, the last page is written whole within the file,
+  // and direct writes into reserved blocks go on side by side where writes into a hole wait
+  // for one another.
+  if (const int error = ::posix_fallocate(fd_, 0, whole_pages(size)); error != 0) {
     ::close(fd_);
     throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path.string() + ": " +
                 os_reason(error));
@@ -196,19 +217,29 @@ DirectFileWriter::~DirectFileWriter() {
 
 void DirectFileWriter::write(std::span<const Piece> pieces) {
   for (const auto& piece : pieces) {
-    if (piece.offset < 0 || piece.offset + static_cast<std::int64_t>(piece.bytes.size()) > size_) {
+    const auto size = static_cast<std::int64_t>(piece.bytes.size());
+    if (piece.offset < 0 || size > size_ || piece.offset > size_ - size) {
       throw Error("cannot write " + file_.path().string() + ": bytes " +
-                  std::to_string(piece.offset) + " + " + std::to_string(piece.bytes.size()) +
+                  std::to_string(piece.offset) + " + " + std::to_string(size) +
                   " lie outside its " + std::to_string(size_));
     }
   }
-  const std::string where = file_.path().string();
-  Writers writers(fd_, size_, where);
-  writers.run(jobs_of(pieces));
-  // A page patched past the end lengthened the file: its size again, for its readers.
-  if (writers.past_end() && ::ftruncate(fd_, size_) != 0) {
-    throw Error("cannot write " + where + ": " + os_reason());
+  Writers(fd_, file_.path().string()).run(jobs_of(pieces));
+}
+
+void DirectFileWriter::finish() {
+  if (::ftruncate(fd_, size_) != 0) {
+    throw Error("cannot cut " + file_.path().string() + " to its size: " + os_reason());
   }
+}
+
+void DirectFileWriter::commit() {
+  finish();
+  if (::fsync(fd_) != 0) {
+    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
+  }
+  ::close(std::exchange(fd_, -1));
+  file_.put_in_place();
 }
 
 bool takes_direct_io(const std::filesystem::path& folder) {
@@ -218,14 +249,6 @@ bool takes_direct_io(const std::filesystem::path& folder) {
   if (fd < 0) return false;
   ::close(fd);
   return true;
-}
-
-void DirectFileWriter::commit() {
-  if (::fsync(fd_) != 0) {
-    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
-  }
-  ::close(std::exchange(fd_, -1));
-  file_.put_in_place();
 }
 
 } // namespace lifebench

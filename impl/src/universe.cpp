@@ -266,21 +266,15 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
   });
 }
 
-namespace {
-
-using BlockFile = std::variant<MappedFileWriter, DirectFileWriter>;
-
-BlockFile block_file(const std::filesystem::path& path, std::int64_t size, FileWrites writes) {
-  if (writes == FileWrites::direct)
-    return BlockFile(std::in_place_type<DirectFileWriter>, path, size);
-  return BlockFile(std::in_place_type<MappedFileWriter>, path, size);
+UniverseBlockWriter::File UniverseBlockWriter::open(const std::filesystem::path& path,
+                                                    std::int64_t size, FileWrites writes) {
+  if (writes == FileWrites::direct) return File(std::in_place_type<DirectFileWriter>, path, size);
+  return File(std::in_place_type<MappedFileWriter>, path, size);
 }
-
-} // namespace
 
 UniverseBlockWriter::UniverseBlockWriter(const std::filesystem::path& path,
                                          const UniverseHeader& header, FileWrites writes)
-    : path_(path), header_(header), file_(block_file(path, header.file_bytes(), writes)) {
+    : path_(path), header_(header), file_(open(path, header.file_bytes(), writes)) {
   const std::string text = header_text(header);
   if (auto* direct = std::get_if<DirectFileWriter>(&file_)) {
     const DirectFileWriter::Piece piece{0, std::as_bytes(std::span(text))};
@@ -303,16 +297,16 @@ void UniverseBlockWriter::write(std::int64_t y, std::int64_t rows, std::int64_t 
   const std::int64_t first = kUniverseDataOffset + (y * row_words + x) * 8;
   if (auto* direct = std::get_if<DirectFileWriter>(&file_)) {
     // Whole rows lie one after another in the file: one piece.
-    const std::int64_t pieces = words == row_words ? 1 : rows;
+    const std::int64_t count = words == row_words ? 1 : rows;
     const std::int64_t piece_words = words == row_words ? rows * words : words;
-    std::vector<DirectFileWriter::Piece> at(static_cast<std::size_t>(pieces));
-    for (std::int64_t i = 0; i < pieces; ++i) {
-      at[static_cast<std::size_t>(i)] = {
+    std::vector<DirectFileWriter::Piece> pieces(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i) {
+      pieces[static_cast<std::size_t>(i)] = {
           first + i * row_words * 8,
           std::as_bytes(block.subspan(static_cast<std::size_t>(i * words),
                                       static_cast<std::size_t>(piece_words)))};
     }
-    direct->write(at);
+    direct->write(pieces);
   } else {
     const auto& mapped = std::get<MappedFileWriter>(file_);
     std::byte* data = mapped.bytes().data();
@@ -325,12 +319,13 @@ void UniverseBlockWriter::write(std::int64_t y, std::int64_t rows, std::int64_t 
   written_ += rows * words;
 }
 
-void UniverseBlockWriter::finish() const {
+void UniverseBlockWriter::finish() {
   const std::int64_t total = header_.problem.shape.height * header_.words_per_row();
   if (written_ != total) {
     throw Error(path_.string() + ": " + std::to_string(written_) + " of " + std::to_string(total) +
                 " words written");
   }
+  if (auto* direct = std::get_if<DirectFileWriter>(&file_)) direct->finish();
 }
 
 void UniverseBlockWriter::commit() {

@@ -178,27 +178,19 @@ class CompareTest(lbtest.CliTestCase):
     def test_a_default_given_and_left_out_is_one_configuration(self):
         """Matched by the parameters each result records it ran with, defaults included; a
         parameter that differs, or two ids of one run with the same parameters, stay apart."""
-        def with_params(entry, **recorded):
-            entry["params"] = recorded
-            return entry
-        old = write_run(self.box.path("old"), [
-            with_params(result("gpu-a", "B3/S23:T256,256", FAST, params="rows=64"),
-                        rows="64", steps="8"),
-            with_params(result("gpu-a", "B3/S23:T512,512", FAST, params="rows=64"),
-                        rows="64", steps="8"),
-            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="rows=64"),
-                        rows="64", steps="8"),
-        ])
-        new = write_run(self.box.path("new"), [
-            with_params(result("gpu-a", "B3/S23:T256,256", SLOW, params="rows=64,steps=8"),
-                        rows="64", steps="8"),
-            with_params(result("gpu-a", "B3/S23:T512,512", SLOW, params="rows=64,steps=4"),
-                        rows="64", steps="4"),
-            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="rows=64,steps=8"),
-                        rows="64", steps="8"),
-            with_params(result("gpu-a", "B3/S23:T64,64", FAST, params="steps=8"),
-                        rows="64", steps="8"),
-        ])
+        def folder(name, *entries):
+            """gpu-a results of (size, seconds, the id's parameters, steps it ran with)."""
+            results = []
+            for size, seconds, params, steps in entries:
+                entry = result("gpu-a", "B3/S23:T%d,%d" % (size, size), seconds, params=params)
+                entry["params"] = {"rows": "64", "steps": steps}
+                results.append(entry)
+            return write_run(self.box.path(name), results)
+        old = folder("old", (256, FAST, "rows=64", "8"), (512, FAST, "rows=64", "8"),
+                     (64, FAST, "rows=64", "8"))
+        new = folder("new", (256, SLOW, "rows=64,steps=8", "8"),
+                     (512, SLOW, "rows=64,steps=4", "4"),
+                     (64, FAST, "rows=64,steps=8", "8"), (64, FAST, "steps=8", "8"))
         proc = self.compare(old, new)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("gpu-a B3/S23:T256,256 g16 rows=64,steps=8", self.line_of(proc, "T256,256"))

@@ -6,7 +6,12 @@
 #include "lifebench/universe.hpp"
 #include "test_support.hpp"
 
+#include <array>
+#include <cstdlib>
+#include <cstring>
 #include <gtest/gtest.h>
+#include <limits>
+#include <memory>
 #include <tuple>
 
 namespace lifebench {
@@ -257,6 +262,7 @@ void write_in_blocks(const std::filesystem::path& path, const State& state, int 
 }
 
 TEST_F(Universe, WrittenPastThePageCacheTheFileIsTheSame) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
   // Rows of 16 KiB in blocks of whole pages (4 KiB, from unaligned memory); rows of 4 KiB in
   // blocks of 1 KiB, each a part of a page; rows of 32 bytes, a file that ends mid-page; and
   // whole rows, one piece a block.
@@ -278,6 +284,7 @@ TEST_F(Universe, WrittenPastThePageCacheTheFileIsTheSame) {
 }
 
 TEST_F(Universe, ADirectPassIsReadableBeforeItIsCommittedAndLeftWhole) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
   const State state = soup_state("B3/S23:T200,7", 0); // 4 words a row: a file of 4320 bytes
   write_state(file("u.lbu"), state);
   const std::string before = contents(file("u.lbu"));
@@ -299,13 +306,18 @@ TEST_F(Universe, ADirectPassIsReadableBeforeItIsCommittedAndLeftWhole) {
 }
 
 TEST_F(Universe, ADirectWriteOutsideTheFileIsRefused) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
   DirectFileWriter file_writer(file("f.bin"), 5000);
   const std::vector<std::byte> bytes(100, std::byte{7});
-  const DirectFileWriter::Piece outside{4950, bytes};
-  EXPECT_NE(error_of([&] {
-              file_writer.write({&outside, 1});
-            }).find("lie outside its 5000"),
-            std::string::npos);
+  for (const std::int64_t offset :
+       {std::int64_t{4950}, std::int64_t{-1}, std::numeric_limits<std::int64_t>::max() - 5}) {
+    const DirectFileWriter::Piece outside{offset, bytes};
+    EXPECT_NE(error_of([&] {
+                file_writer.write({&outside, 1});
+              }).find("lie outside its 5000"),
+              std::string::npos)
+        << offset;
+  }
   const DirectFileWriter::Piece inside{4900, bytes};
   file_writer.write({&inside, 1});
   file_writer.commit();
@@ -313,6 +325,27 @@ TEST_F(Universe, ADirectWriteOutsideTheFileIsRefused) {
   ASSERT_EQ(written.size(), 5000U);
   EXPECT_EQ(written.substr(4900), std::string(100, '\x07'));
   EXPECT_EQ(written.substr(0, 4900), std::string(4900, '\0'));
+}
+
+TEST_F(Universe, DirectWritesFromAlignedMemoryInPiecesOfAnySize) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
+  // 9 MiB from page-aligned memory (written as it lies, in writes of 4 MiB at most), a piece
+  // of nothing, and a write of no pieces.
+  constexpr std::size_t kSize = std::size_t{9} << 20;
+  std::unique_ptr<std::byte[], decltype(&std::free)> aligned(
+      static_cast<std::byte*>(std::aligned_alloc(4096, kSize)), &std::free);
+  for (std::size_t i = 0; i < kSize; ++i)
+    aligned[i] = static_cast<std::byte>(i * 7 % 251);
+  DirectFileWriter file_writer(file("f.bin"), 4096 + kSize);
+  file_writer.write({});
+  const std::array<DirectFileWriter::Piece, 2> pieces{
+      DirectFileWriter::Piece{4096, {aligned.get(), kSize}}, DirectFileWriter::Piece{4096, {}}};
+  file_writer.write(pieces);
+  file_writer.commit();
+  const std::string written = contents(file("f.bin"));
+  ASSERT_EQ(written.size(), 4096 + kSize);
+  EXPECT_EQ(written.substr(0, 4096), std::string(4096, '\0'));
+  EXPECT_EQ(std::memcmp(written.data() + 4096, aligned.get(), kSize), 0);
 }
 
 TEST_F(Universe, StatesThatDoNotFit) {

@@ -139,12 +139,14 @@ private:
 
 /// A file of `size` bytes written past the host's page cache (O_DIRECT), into a temporary beside
 /// `path` that commit() renames into place with MappedFileWriter's guarantees. Each write()
-/// is on the disk when it returns, written by several threads at once (a disk reaches its
-/// rate only with many writes in flight), so a file larger than memory goes to the disk at
-/// the disk's rate and leaves nothing in the page cache to flush or to read back. Pieces need
-/// no alignment: whole 4 KiB pages go straight to the disk, a page a piece only partly covers
-/// is read, patched and written back, one such page at a time. Throws Error, on a file system
-/// that takes no direct I/O (tmpfs) too.
+/// has handed its bytes to the disk when it returns (commit()'s sync makes them durable),
+/// written by several threads at once (a disk reaches its rate only with many writes in
+/// flight), so a file larger than memory goes to the disk at the disk's rate and leaves
+/// nothing in the page cache to flush or to read back. Pieces need no alignment: whole 4 KiB
+/// pages go straight to the disk, a page a piece only partly covers is read, patched and
+/// written back, one such page at a time. One write() at a time. Throws Error, on a file
+/// system that takes no direct I/O too (tmpfs takes it since Linux 6.6, but keeps the file
+/// in memory all the same).
 class DirectFileWriter {
 public:
   /// `bytes` to the file from byte `offset` on. The pieces of one file must not overlap.
@@ -158,11 +160,14 @@ public:
   DirectFileWriter(const DirectFileWriter&) = delete;
   DirectFileWriter& operator=(const DirectFileWriter&) = delete;
 
-  /// Writes `pieces` (within the file) and returns when they are on the disk.
+  /// Writes `pieces` (within the file) and returns when the disk has them.
   void write(std::span<const Piece> pieces);
-  /// The temporary: whatever was written is readable there before commit().
+  /// The temporary: whatever was written is readable there before commit(), once finish()
+  /// has cut it to its size.
   [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
-  /// Syncs the file, renames it to `path` and syncs the folder.
+  /// Cuts the temporary, reserved to the end of its last page, to its size.
+  void finish();
+  /// finish(), then syncs the file, renames it to `path` and syncs the folder.
   void commit();
 
 private:
@@ -172,7 +177,8 @@ private:
 };
 
 /// Whether files in `folder` can be written past the page cache (DirectFileWriter): a file
-/// created there with O_DIRECT, and removed. False on tmpfs, say, or a folder not writable.
+/// created there with O_DIRECT, and removed. False where the file system refuses O_DIRECT
+/// (tmpfs before Linux 6.6, some network and FUSE file systems) or the folder is not writable.
 bool takes_direct_io(const std::filesystem::path& folder);
 
 /// Drops `file`'s pages from the host's page cache (posix_fadvise DONTNEED), so that what

@@ -87,8 +87,8 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
                     const std::function<void(const RowSink&)>& rows);
 
 /// How a universe file is written: through the page cache (a memory map, written to the disk
-/// as the system chooses and synced by commit()), or past it (DirectFileWriter: each block on
-/// the disk when write() returns, nothing of the file left in the host's memory).
+/// as the system chooses and synced by commit()), or past it (DirectFileWriter: each block
+/// handed to the disk when write() returns, nothing of the file left in the host's memory).
 enum class FileWrites { cached, direct };
 
 /// Receives a block of a universe (rows y .. y + rows - 1, words x .. x + words - 1 of
@@ -109,15 +109,18 @@ public:
              std::span<const std::uint64_t> block);
   /// Throws unless the blocks written cover the universe; the temporary then holds it
   /// whole and may be read (UniverseReader) before commit(), e.g. while it syncs.
-  void finish() const;
+  void finish();
   [[nodiscard]] const std::filesystem::path& temporary() const;
   /// finish(), then the temporary to the disk and into place.
   void commit();
 
 private:
+  using File = std::variant<MappedFileWriter, DirectFileWriter>;
+  static File open(const std::filesystem::path& path, std::int64_t size, FileWrites writes);
+
   std::filesystem::path path_;
   UniverseHeader header_;
-  std::variant<MappedFileWriter, DirectFileWriter> file_;
+  File file_;
   std::int64_t written_ = 0; ///< words
 };
 
