@@ -9,7 +9,8 @@ every commit records one, else all by the start time of their first folder (a ru
 its commit: the two orders agree unless an old commit is measured late). An
 experiment's headline configuration is the one of its configurations tied to a published table
 cell that the most of the machine's commits measured and verified (of equal counts, the
-fastest in the newest commit): the same config_id at every commit, so that a step is the
+fastest in the newest commit): the same configuration at every commit (Result.configuration:
+a default given or left out alike), so that a step is the
 code's or the machine's, never another configuration's. A step is beyond the noise where the
 two intervals of the rate do not overlap and the rates differ by what two runs of one commit
 do not (5 % on a GPU, 40 % on the host's CPU); a point without an interval (one repetition, or an
@@ -139,16 +140,16 @@ def _mark_steps(points: list[Point]) -> None:
 
 
 def _headline(results: list[Result], order: dict[int, int]) -> str:
-    """The tied config_id measured and verified at the most commits; of equal counts, the
+    """The tied configuration measured and verified at the most commits; of equal counts, the
     fastest at the newest commit. `order`: a folder's commit's place, by id of the folder."""
     at: dict[str, set[int]] = {}
     for result in results:
-        at.setdefault(result.config_id, set()).add(order[id(result.run)])
+        at.setdefault(result.configuration, set()).add(order[id(result.run)])
 
-    def rank(config_id: str):
-        mine = [r for r in results if r.config_id == config_id]
+    def rank(configuration: str):
+        mine = [r for r in results if r.configuration == configuration]
         last = max(mine, key=lambda r: (order[id(r.run)], r.run.started))
-        return len(at[config_id]), order[id(last.run)], last.rate
+        return len(at[configuration]), order[id(last.run)], last.rate
 
     return max(at, key=rank)
 
@@ -166,10 +167,10 @@ def histories(runs: list[Run]) -> list[MachineHistory]:
             experiments.setdefault(result.experiment, []).append(result)
         series = []
         for experiment, results in sorted(experiments.items()):
-            config_id = _headline(results, order)
+            configuration = _headline(results, order)
             newest: dict[int, Result] = {}  # a commit's point: its newest folder's result
             for result in results:
-                if result.config_id != config_id:
+                if result.configuration != configuration:
                     continue
                 place = order[id(result.run)]
                 if place not in newest or result.run.started > newest[place].run.started:
@@ -177,7 +178,7 @@ def histories(runs: list[Run]) -> list[MachineHistory]:
             points = [_point(newest[i].run, newest[i]) for i in sorted(newest)]
             if len(points) >= 2:
                 _mark_steps(points)
-                series.append(Series(experiment, config_id, points))
+                series.append(Series(experiment, points[-1].result.config_id, points))
         out.append(MachineHistory(machine, mine, series))
     return out
 

@@ -130,6 +130,17 @@ class Result:
         return _text(self.raw.get("config_id")) or f"{self.experiment} #{self.index + 1}"
 
     @property
+    def configuration(self) -> str:
+        """What names the same configuration in every run: the config_id with the parameters
+        the result records it ran with, defaults included, so that a default given in one
+        sweep and left out in another is one configuration (as `lifebench compare` matches)."""
+        parts = self.config_id.split("|")
+        if not self.params or len(parts) < 4:
+            return self.config_id
+        parts[3] = ",".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return "|".join(parts)
+
+    @property
     def device(self) -> dict[str, str]:
         device = self.raw.get("device")
         return {str(k): _text(v) for k, v in device.items()} if isinstance(device, dict) else {}

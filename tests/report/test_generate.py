@@ -1720,6 +1720,23 @@ class HistoryTest(TempDir):
         (alpha,) = history.histories(results.load_runs(folders))
         self.assertEqual([p.step for p in alpha.series[0].points], ["", "", "up"])
 
+    def test_a_default_given_at_one_commit_and_left_out_at_another_is_one_series(self):
+        from lifebench_report import history
+
+        folders = [self.commit(1, 2.0e9, 0.01), self.commit(2, 2.02e9, 0.01)]
+        data = json.loads((folders[1] / "cpu-bpbc.json").read_text())
+        (item,) = data["configurations"]
+        item["params"] = {"words": "single"}  # the default, recorded at both commits...
+        item["config_id"] += "words=single"  # ...and named in the second's id only
+        (folders[1] / "cpu-bpbc.json").write_text(json.dumps(data))
+        data = json.loads((folders[0] / "cpu-bpbc.json").read_text())
+        data["configurations"][0]["params"] = {"words": "single"}
+        (folders[0] / "cpu-bpbc.json").write_text(json.dumps(data))
+        (alpha,) = history.histories(results.load_runs(folders))
+        (series,) = alpha.series
+        self.assertEqual(len(series.points), 2)
+        self.assertTrue(series.config_id.endswith("words=single"))  # the newest id
+
     def test_commit_time_orders_commits_only_where_every_commit_has_one(self):
         from lifebench_report import history
 
