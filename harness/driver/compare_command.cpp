@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -156,20 +157,27 @@ std::string params_text(const std::vector<std::string>& parts) {
   return text.empty() ? "-" : text;
 }
 
-/// The devices a run measured on: its results' device names, else its host's CPU.
-std::set<std::string> devices_of(const RecordedRun& run) {
-  std::set<std::string> devices;
-  for (const auto& [id, result] : run.results) {
-    const auto device = result.find("device");
-    if (device != result.end() && device->is_object() && device->contains("name") &&
-        (*device)["name"].is_string()) {
-      devices.insert((*device)["name"].get<std::string>());
-    }
+/// The device a result was measured on: its own device's name, else its run's host CPU.
+std::optional<std::string> device_of(const RecordedRun& run, const nlohmann::json& result) {
+  const auto device = result.find("device");
+  if (device != result.end() && device->is_object() && device->contains("name") &&
+      (*device)["name"].is_string()) {
+    return (*device)["name"].get<std::string>();
   }
   const auto host = run.manifest.find("host");
-  if (devices.empty() && host != run.manifest.end() && host->is_object() && host->contains("cpu") &&
+  if (host != run.manifest.end() && host->is_object() && host->contains("cpu") &&
       (*host)["cpu"].is_string()) {
-    devices.insert((*host)["cpu"].get<std::string>());
+    return (*host)["cpu"].get<std::string>();
+  }
+  return std::nullopt;
+}
+
+/// The devices one run measured the compared configurations on (the other run's configurations
+/// on other devices, a GPU sweep's beside a CPU one, compare nothing and are left out).
+std::set<std::string> devices_of(const RecordedRun& run, const std::vector<std::string>& ids) {
+  std::set<std::string> devices;
+  for (const auto& id : ids) {
+    if (auto device = device_of(run, run.results.at(id))) devices.insert(std::move(*device));
   }
   return devices;
 }
@@ -357,15 +365,6 @@ int compare_command(const CompareOptions& options) {
   if (old_run.results.empty() && new_run.results.empty()) {
     throw Error(options.old_dir + " and " + options.new_dir + " record no configuration");
   }
-  const auto old_devices = devices_of(old_run);
-  const auto new_devices = devices_of(new_run);
-  if (old_devices != new_devices) {
-    std::cerr << "lifebench: warning: the runs measured different devices ("
-              << join(std::vector<std::string>(old_devices.begin(), old_devices.end())) << "; "
-              << join(std::vector<std::string>(new_devices.begin(), new_devices.end()))
-              << "): the ratios compare the machines as well as the code\n";
-  }
-
   std::vector<Row> rows;
   std::vector<std::string> only_old;
   std::vector<std::string> only_new;
@@ -373,6 +372,8 @@ int compare_command(const CompareOptions& options) {
   // The same id, else the same parameters once defaults are filled in (matching_key()).
   const std::map<std::string, std::string> new_by_key = ids_by_key(new_run);
   std::set<std::string> matched;
+  std::vector<std::string> old_compared;
+  std::vector<std::string> new_compared;
   for (const auto& [id, old_result] : old_run.results) {
     std::string new_id = id;
     if (!new_run.results.contains(id)) {
@@ -385,12 +386,23 @@ int compare_command(const CompareOptions& options) {
       new_id = key->second;
     }
     matched.insert(new_id);
+    old_compared.push_back(id);
+    new_compared.push_back(new_id);
     rows.push_back(
         compare_one(id, old_run, old_result, new_id, new_run, new_run.results.at(new_id), options));
     ++counts[rows.back().counted];
   }
   for (const auto& [id, result] : new_run.results) {
     if (!matched.contains(id)) only_new.push_back(id);
+  }
+
+  const auto old_devices = devices_of(old_run, old_compared);
+  const auto new_devices = devices_of(new_run, new_compared);
+  if (old_devices != new_devices) {
+    std::cerr << "lifebench: warning: the runs measured different devices ("
+              << join(std::vector<std::string>(old_devices.begin(), old_devices.end())) << "; "
+              << join(std::vector<std::string>(new_devices.begin(), new_devices.end()))
+              << "): the ratios compare the machines as well as the code\n";
   }
 
   std::cout << "OLD: " << options.old_dir << "\nNEW: " << options.new_dir << "\n\n";

@@ -211,6 +211,18 @@ class CompareTest(lbtest.CliTestCase):
                       "Other CPU)", proc.stderr)
 
 
+    def test_devices_are_those_of_the_configurations_compared(self):
+        # A GPU sweep's folder beside a CPU sweep's: only their CPU configurations compare.
+        gpu = result("gpu-a", "B3/S23:T256,256", FAST)
+        gpu["device"] = {"name": "Test GPU"}
+        old = write_run(self.box.path("old"), [result("cpu-a", "B3/S23:T256,256", FAST), gpu])
+        new = write_run(self.box.path("new"), [result("cpu-a", "B3/S23:T256,256", FAST)])
+        proc = self.compare(old, new)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("1 configurations in both", proc.stdout)
+        self.assertNotIn("different devices", proc.stderr)
+
+
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results",
                          "reference")
 
