@@ -172,8 +172,8 @@ std::optional<std::string> device_of(const RecordedRun& run, const nlohmann::jso
   return std::nullopt;
 }
 
-/// The devices one run measured the compared configurations on (the other run's configurations
-/// on other devices, a GPU sweep's beside a CPU one, compare nothing and are left out).
+/// The devices one run measured the given configurations on: those both runs measured, so that
+/// what only one run holds (a GPU sweep's configurations beside a CPU sweep's) does not count.
 std::set<std::string> devices_of(const RecordedRun& run, const std::vector<std::string>& ids) {
   std::set<std::string> devices;
   for (const auto& id : ids) {

@@ -210,7 +210,6 @@ class CompareTest(lbtest.CliTestCase):
         self.assertIn("lifebench: warning: the runs measured different devices (Test CPU; "
                       "Other CPU)", proc.stderr)
 
-
     def test_devices_are_those_of_the_configurations_compared(self):
         # A GPU sweep's folder beside a CPU sweep's: only their CPU configurations compare.
         gpu = result("gpu-a", "B3/S23:T256,256", FAST)
