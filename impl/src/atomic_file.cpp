@@ -22,9 +22,7 @@
 namespace lifebench {
 namespace {
 
-std::string os_reason() {
-  return std::generic_category().message(errno);
-}
+using detail::os_reason;
 
 /// The folder that holds `path`, "." for a bare name.
 std::filesystem::path folder_of(const std::filesystem::path& path) {
@@ -173,7 +171,7 @@ MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64
   try {
     if (const int error = ::posix_fallocate(fd_, 0, size); error != 0) {
       throw Error("cannot reserve " + std::to_string(size) + " bytes for " + where + ": " +
-                  std::generic_category().message(error));
+                  os_reason(error));
     }
     const auto length = static_cast<std::size_t>(size);
     void* map = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
@@ -211,8 +209,7 @@ void drop_from_page_cache(const std::filesystem::path& file) {
   const int error = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   ::close(fd);
   if (error != 0) {
-    throw Error("cannot drop " + file.string() +
-                " from the page cache: " + std::generic_category().message(error));
+    throw Error("cannot drop " + file.string() + " from the page cache: " + os_reason(error));
   }
 }
 

@@ -5,6 +5,7 @@
 // at a time leaves most of a disk's rate unused.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -26,6 +27,8 @@
 namespace lifebench {
 namespace {
 
+using detail::os_reason;
+
 constexpr std::int64_t kPage = 4096;
 /// The most bytes one write moves: a piece of whole rows is cut into writes of this size, so
 /// that several threads share it.
@@ -34,10 +37,6 @@ constexpr std::int64_t kLargestWrite = std::int64_t{4} << 20;
 /// 16 KiB writes into reserved blocks ran at 0.65 GB/s from 16 threads and 0.72 to 0.79 from
 /// 32 (1.1 to 1.3 in 64 MiB writes from one); 64 threads were no faster.
 constexpr int kWriters = 32;
-
-std::string os_reason(int error = errno) {
-  return std::generic_category().message(error);
-}
 
 std::int64_t whole_pages(std::int64_t bytes) {
   return (bytes + kPage - 1) / kPage * kPage;

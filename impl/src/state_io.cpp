@@ -8,6 +8,7 @@
 #include "lifebench/plane_pattern.hpp"
 #include "lifebench/rle.hpp"
 #include "lifebench/universe.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -232,7 +233,7 @@ State read_state(const std::filesystem::path& path, const ReadOptions& options) 
   if (file.format == Format::universe) return read_universe_state(path, options);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error("cannot read " + path.string() + ": " + std::generic_category().message(errno));
+    throw Error("cannot read " + path.string() + ": " + detail::os_reason());
   }
   if (!file.gzip) return read_stream_state(in, file.format, path.string(), options);
   if (!detail::starts_as_gzip(in)) {

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <climits>
 #include <cstring>
+#include <system_error>
 
 namespace lifebench::detail {
 
@@ -127,6 +128,10 @@ std::string hex(std::uint64_t value, int digits) {
     *digit = "0123456789abcdef"[value & 15U];
   }
   return text;
+}
+
+std::string os_reason(int error) {
+  return std::generic_category().message(error);
 }
 
 } // namespace lifebench::detail

@@ -3,6 +3,7 @@
 
 #include "lifebench/error.hpp"
 
+#include <cerrno>
 #include <cstdint>
 #include <istream>
 #include <optional>
@@ -82,5 +83,8 @@ void require_room(std::uint64_t count, std::size_t item_bytes, const std::string
 
 /// The low `digits` hexadecimal digits of `value`, lowercase, leading zeros kept.
 std::string hex(std::uint64_t value, int digits);
+
+/// The system's words for the error number `error` (errno where not given), for messages.
+std::string os_reason(int error = errno);
 
 } // namespace lifebench::detail

@@ -26,14 +26,12 @@
 namespace lifebench {
 namespace {
 
+using detail::os_reason;
+
 static_assert(std::endian::native == std::endian::little,
               "universe files hold little-endian words, written as they lie in memory");
 
 constexpr std::string_view kMagic = "lifebench-universe 1";
-
-std::string os_reason() {
-  return std::generic_category().message(errno);
-}
 
 /// The seal of a header's lines: a hash of their text, so that a line edited by hand (a
 /// checkpoint's generation moved on, say) no longer matches it.
