@@ -157,7 +157,9 @@ TemporaryBeside::~TemporaryBeside() {
   std::filesystem::remove(temporary_, ignored);
 }
 
-void TemporaryBeside::put_in_place() {
+void TemporaryBeside::put_in_place(int& fd) {
+  if (::fsync(fd) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
+  ::close(std::exchange(fd, -1));
   rename_into_place(temporary_, target_);
   placed_ = true;
   sync_folder_of(target_);
@@ -196,11 +198,7 @@ void MappedFileWriter::start_writeback(std::int64_t offset, std::int64_t length)
 void MappedFileWriter::commit() {
   ::munmap(bytes_.data(), bytes_.size());
   bytes_ = {};
-  if (::fsync(fd_) != 0) {
-    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
-  }
-  ::close(std::exchange(fd_, -1));
-  file_.put_in_place();
+  file_.put_in_place(fd_);
 }
 
 void drop_from_page_cache(const std::filesystem::path& file) {

@@ -234,11 +234,7 @@ void DirectFileWriter::finish() {
 
 void DirectFileWriter::commit() {
   finish();
-  if (::fsync(fd_) != 0) {
-    throw Error("cannot sync " + file_.path().string() + " to disk: " + os_reason());
-  }
-  ::close(std::exchange(fd_, -1));
-  file_.put_in_place();
+  file_.put_in_place(fd_);
 }
 
 bool takes_direct_io(const std::filesystem::path& folder) {

@@ -98,8 +98,9 @@ public:
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; } ///< as given
   [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
-  /// Renames the temporary, synced by its writer, onto the file and syncs the folder.
-  void put_in_place();
+  /// Syncs the temporary through `fd`, its writer's descriptor, closes it (-1 after), renames
+  /// it onto the file and syncs the folder.
+  void put_in_place(int& fd);
 
 private:
   std::filesystem::path path_;
