@@ -174,7 +174,7 @@ std::optional<std::string> device_of(const RecordedRun& run, const nlohmann::jso
 
 /// The devices one run measured the given configurations on: those both runs measured, so that
 /// what only one run holds (a GPU sweep's configurations beside a CPU sweep's) does not count.
-std::set<std::string> devices_of(const RecordedRun& run, const std::vector<std::string>& ids) {
+std::set<std::string> devices_of(const RecordedRun& run, const std::set<std::string>& ids) {
   std::set<std::string> devices;
   for (const auto& id : ids) {
     if (auto device = device_of(run, run.results.at(id))) devices.insert(std::move(*device));
@@ -371,9 +371,8 @@ int compare_command(const CompareOptions& options) {
   std::map<std::string, std::size_t> counts;
   // The same id, else the same parameters once defaults are filled in (matching_key()).
   const std::map<std::string, std::string> new_by_key = ids_by_key(new_run);
-  std::set<std::string> matched;
-  std::vector<std::string> old_compared;
-  std::vector<std::string> new_compared;
+  std::set<std::string> matched; ///< NEW's ids compared
+  std::set<std::string> old_compared;
   for (const auto& [id, old_result] : old_run.results) {
     std::string new_id = id;
     if (!new_run.results.contains(id)) {
@@ -386,8 +385,7 @@ int compare_command(const CompareOptions& options) {
       new_id = key->second;
     }
     matched.insert(new_id);
-    old_compared.push_back(id);
-    new_compared.push_back(new_id);
+    old_compared.insert(id);
     rows.push_back(
         compare_one(id, old_run, old_result, new_id, new_run, new_run.results.at(new_id), options));
     ++counts[rows.back().counted];
@@ -397,7 +395,7 @@ int compare_command(const CompareOptions& options) {
   }
 
   const auto old_devices = devices_of(old_run, old_compared);
-  const auto new_devices = devices_of(new_run, new_compared);
+  const auto new_devices = devices_of(new_run, matched);
   if (old_devices != new_devices) {
     std::cerr << "lifebench: warning: the runs measured different devices ("
               << join(std::vector<std::string>(old_devices.begin(), old_devices.end())) << "; "
