@@ -1,37 +1,27 @@
 // The device side of life_wide.cuh: the kernels (wide_steps, rows in registers;
-// wavefront_steps, rows streamed) and one launch of them. Included by life_wide_shifts.cu
-// alone, which instantiates that launch for one way of shifting.
+// wavefront_steps of life_wide_wavefront.cuh with B3/S23's step, rows streamed) and one
+// launch of them. Included by life_wide_shifts.cu alone, which instantiates that launch for
+// one way of shifting.
 #pragma once
 
 #include "cuda/life_lop3.cuh"
 #include "cuda/life_wide.cuh"
+#include "cuda/life_wide_wavefront.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
-#include <type_traits>
 
 namespace lifebench::cuda::life_wide {
 
 namespace life = cuda::life;
 
 constexpr unsigned kFullMask = 0xFFFFFFFFU;
-constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
 
 /// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
 struct Multipliers {
   std::uint32_t two;
   std::uint32_t half;
 };
-
-/// Row `row` of the column whose row-0 word `column` points at, rows `row_bytes` apart:
-/// 64-bit (a universe may hold 2^32 words or more: 512K x 512K cells are 2^33) in one
-/// IMAD.WIDE.U32, where a 32-bit word index took two instructions.
-template <class Word>
-__device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row_bytes) {
-  using Byte = std::conditional_t<std::is_const_v<Word>, const char, char>;
-  return reinterpret_cast<Word*>(reinterpret_cast<Byte*>(column) +
-                                 static_cast<std::size_t>(row) * row_bytes);
-}
 
 /// A row whose word this lane holds: its west and east neighbour words and its
 /// horizontal three-cell sums.
@@ -110,71 +100,28 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock)
   }
 }
 
-/// The state one generation keeps while a column streams through it, for the row it
-/// completes next: the first half of its step (the row above's sums with the row's
-/// west and east words), its cells, and its sums (for the row after it).
-struct Level {
-  life::Sat10Begun begun;
-  std::uint32_t center;
-  life::RowSum sum;
+/// B3/S23's step of the wavefront schedule (wavefront_steps): row i + 1 of a generation
+/// completes row i of the next by the SAT solver's sequence on row sums, 6 LOP3 (2 as
+/// soon as row i arrived, 4 when row i + 1 does) beside row i + 1's own sums (2 LOP3).
+template <Shifts How> struct LifeStep {
+  /// What a generation keeps for the row it completes next: the first half of its step
+  /// (the row above's sums with the row's west and east words), its cells, and its sums
+  /// (for the row after it).
+  struct Level {
+    life::Sat10Begun begun;
+    std::uint32_t center;
+    life::RowSum sum;
+  };
+
+  Multipliers m;
+
+  __device__ __forceinline__ std::uint32_t operator()(Level& level, std::uint32_t v) const {
+    const Row below = row_of<How>(v, m);
+    const std::uint32_t cells = life::sat10_end(level.begun, below.sum, level.center);
+    level = {life::sat10_begin(level.sum, below.west, below.east), v, below.sum};
+    return cells;
+  }
 };
-
-/// Wavefront schedule: the lane streams a column of L + 2S rows (L = `rows` written)
-/// down through S generations held at once, generation k one row behind generation
-/// k - 1; each row loaded is read once, each cell of generation S written once. As
-/// with wide_steps, rows and cells near the ends go wrong, one more per generation:
-/// the first S and last S rows of the column, whatever the (zero) initial state.
-template <int S, Shifts How>
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
-    wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-                    unsigned words_per_row, unsigned height, unsigned tiles, unsigned rows,
-                    Multipliers m) {
-  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
-  if (tile >= tiles) return; // whole warps only
-  const unsigned lane = threadIdx.x;
-  const bool writes = lane != 0 && lane != kWarp - 1;
-  const unsigned column = life::wrap(
-      static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
-          lane,
-      words_per_row);
-  const unsigned first = life::first_output(tile, rows, height);
-  unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
-  unsigned store_row = life::wrap(first, height);
-  const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
-  const unsigned row_bytes = words_per_row * 4U;
-
-  Level level[S] = {};
-  // Rows loaded kAhead ahead of their use: more loads in flight per warp.
-  std::uint32_t ahead[kAhead];
-#pragma unroll
-  for (int a = 0; a < kAhead; ++a) {
-    ahead[a] = __ldg(at_row(in + column, load_row, row_bytes));
-    load_row = next_row(load_row);
-  }
-  const unsigned total = rows + 2 * S;
-#pragma unroll 3
-  for (unsigned j = 0; j < total; ++j) {
-    std::uint32_t v = ahead[0]; // row j of generation 0
-#pragma unroll
-    for (int a = 0; a + 1 < kAhead; ++a) {
-      ahead[a] = ahead[a + 1];
-    }
-    ahead[kAhead - 1] = __ldg(at_row(in + column, load_row, row_bytes));
-    load_row = next_row(load_row);
-#pragma unroll
-    for (int k = 0; k < S; ++k) {
-      // v: row j - k of generation k; it completes row j - k - 1 of generation k + 1.
-      const Row below = row_of<How>(v, m);
-      const std::uint32_t cells = life::sat10_end(level[k].begun, below.sum, level[k].center);
-      level[k] = {life::sat10_begin(level[k].sum, below.west, below.east), v, below.sum};
-      v = cells;
-    }
-    if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
-      if (writes) *at_row(out + column, store_row, row_bytes) = v;
-      store_row = next_row(store_row);
-    }
-  }
-}
 
 namespace detail {
 
@@ -192,19 +139,15 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
   const int steps = steps_of(config, generations);
   if (config.schedule == Schedule::wavefront) {
     const auto rows = static_cast<unsigned>(config.rows);
-    const auto [blocks, tiles] = grid(rows);
+    const LifeStep<How> step{m};
     if (steps == 4) {
-      wavefront_steps<4, How>
-          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+      launch_wavefront<4>(in, out, words_per_row, height, rows, step, stream);
     } else if (steps == 8) {
-      wavefront_steps<8, How>
-          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+      launch_wavefront<8>(in, out, words_per_row, height, rows, step, stream);
     } else if (steps == 16) {
-      wavefront_steps<16, How>
-          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+      launch_wavefront<16>(in, out, words_per_row, height, rows, step, stream);
     } else {
-      wavefront_steps<1, How>
-          <<<blocks, block, 0, stream>>>(in, out, words_per_row, height, tiles, rows, m);
+      launch_wavefront<1>(in, out, words_per_row, height, rows, step, stream);
     }
     return steps;
   }
