@@ -12,14 +12,18 @@
 // and the multiplexer tree (hex::step_word); `sums` steps each word's two 32-bit halves
 // by funnel shifts and the rule read from the two full adders' sums
 // (hex::step_word_sums), and `sums-trim` also leaves out, generation by generation,
-// the halo rows whose results no later generation reads.
+// the halo rows whose results no later generation reads. `wavefront` (torus) streams each
+// lane's column of 32-bit words through the launch's generations at once (wavefront.cuh).
 #include "cuda/buffered_simulator.cuh"
+#include "cuda/grid_limits.cuh"
+#include "cuda/life_wide_rows.hpp"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
 #include "steps.cuh"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -37,6 +41,7 @@ __global__ void probe() {}
 
 Logic logic_of(const Params& params) {
   const std::string& logic = params.get("logic");
+  if (logic == "wavefront") return Logic::wavefront;
   return logic == "tree" ? Logic::tree : logic == "sums" ? Logic::sums : Logic::sums_trim;
 }
 
@@ -74,11 +79,23 @@ public:
 private:
   /// LOP3 per cell update, for the report's fraction of bound: every lane of a launch's
   /// warps (those past the grid's words and rows too) updates 38 rows of two 32-bit halves
-  /// a generation (sums-trim: 38 - 2s in generation s). Shifts, shuffles and multiply-adds
-  /// come on top.
+  /// a generation (sums-trim: 38 - 2s in generation s; wavefront: its rows + 2 steps of one
+  /// 32-bit word, and the rows it writes, chosen for the grid). Shifts, shuffles and
+  /// multiply-adds come on top.
   [[nodiscard]] std::map<std::string, std::string> device_extras() const override {
     const Shape& shape = problem().shape;
     const int steps = steps_per_launch_;
+    if (logic_ == Logic::wavefront) {
+      const std::int64_t rows = rows_for(steps);
+      const auto grid =
+          cuda::life_wide::launch_grid(2 * words_per_row<Word>(shape.width), shape.height, rows);
+      const double lop3 = static_cast<double>(grid.groups * grid.tiles) * kLanes *
+                          static_cast<double>(rows + 2 * steps) * steps *
+                          lop3_per_row_update(logic_, problem().rule);
+      return {{"instructions_per_cell_update",
+               std::to_string(lop3 / (static_cast<double>(shape.cells()) * steps))},
+              {"rows_per_thread_chosen", std::to_string(rows)}};
+    }
     const double row_updates = logic_ == Logic::sums_trim
                                    ? (kRows - 2) * steps - steps * (steps - 1)
                                    : (kRows - 2) * steps;
@@ -93,9 +110,9 @@ private:
   void launch(std::uint64_t generations) override {
     launches(generations, [&](const Word* in, Word* out, std::uint64_t left) {
       auto steps = std::min(left, static_cast<std::uint64_t>(steps_per_launch_));
-      // sums-trim has kernels of 1, 2, 4 and 8 generations: a shorter rest goes in
-      // launches of the powers of two it is made of.
-      if (logic_ == Logic::sums_trim) steps = std::bit_floor(steps);
+      // sums-trim and wavefront have kernels of 1, 2, 4 and 8 generations: a shorter rest
+      // goes in launches of the powers of two it is made of.
+      if (logic_ == Logic::sums_trim || logic_ == Logic::wavefront) steps = std::bit_floor(steps);
       step(in, out, steps, stream());
       return steps;
     });
@@ -129,6 +146,7 @@ private:
     g.last_mask = tail == 0 ? ~Word{0} : (Word{1} << tail) - 1;
     g.two = 2;
     g.steps = static_cast<int>(generations);
+    if (logic_ == Logic::wavefront) g.rows = rows_for(g.steps);
     g.warps = static_cast<int>(launch_warps(g.columns, g.height, g.steps));
     const Launch launch{logic_, torus(), madd_shifts_, in, out, g, stream};
     // The sums' kernels step 32-bit halves: the run-time rule's leaves as 32-bit words.
@@ -140,9 +158,23 @@ private:
     }
   }
 
+  /// The rows a lane writes in a wavefront launch of `steps` (1, 2, 4 or 8) generations on
+  /// this grid: the cheapest launch on this device by cuda-life-wide's model
+  /// (cuda::life_wide::rows_for_launch), chosen once for each count of generations.
+  int rows_for(int steps) const {
+    int& rows = rows_[std::countr_zero(static_cast<unsigned>(steps))];
+    if (rows == 0) {
+      const Shape& shape = problem().shape;
+      rows = cuda::life_wide::rows_for_launch(2 * words_per_row<Word>(shape.width), shape.height,
+                                              steps, cuda::sm_count());
+    }
+    return rows;
+  }
+
   int steps_per_launch_;
   Logic logic_;
   bool madd_shifts_;
+  mutable std::array<int, 4> rows_{}; ///< rows_for(2^i), 0 until chosen
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
@@ -150,6 +182,21 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (problem.boundary == Boundary::torus && shape.width % 64 != 0) {
     return std::string("on a torus the width must be a multiple of 64 (64-bit words wrap "
                        "around whole)");
+  }
+  if (words_per_row<Word>(shape.width) >= (std::int64_t{1} << 30)) {
+    return std::string("rows of fewer than 2^36 cells (32-bit word indices)");
+  }
+  if (logic_of(params) == Logic::wavefront) {
+    if (problem.boundary != Boundary::torus) {
+      return std::string("logic=wavefront: torus only (a column streamed through several "
+                         "generations would let cells outside a dead boundary come alive)");
+    }
+    // At least 32 rows a lane (rows_for_launch), 4 warps a block.
+    const std::int64_t min_rows = 32 * cuda::life_wide::kWarpsPerBlock;
+    if (auto reason = cuda::beyond_grid_yz("height", shape.height, min_rows,
+                                           "blocks of 4 warps of at least 32 rows")) {
+      return reason;
+    }
   }
   const std::int64_t steps = params.get_int("steps_per_launch");
   const std::int64_t warps = launch_warps(words_per_row<Word>(shape.width), shape.height, steps);
@@ -166,22 +213,27 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
     .about = {"hex-cuda-bitsliced", "hex", "cuda", "ours (seed 004's problem)",
               "64 cells per word, 6-neighbour count by bit-sliced adders, rule as bitwise "
               "logic (from the adders' sums where compiled in), 40 rows per lane in "
-              "registers, warp shuffles across words, steps_per_launch generations per launch"},
+              "registers or (wavefront) a column streamed, warp shuffles across words, "
+              "steps_per_launch generations per launch"},
     .axes = {lifebench::steps_per_launch_axis(
                  "4", {"1", "2", "4", "8"},
-                 "generations per launch; each costs 2 of a lane's 40 rows as halo"),
+                 "generations per launch; each costs 2 of a lane's 40 rows (wavefront: "
+                 "of its column's rows) as halo"),
              {.name = "logic",
               .default_value = "sums",
-              .allowed = {"sums-trim", "sums", "tree"},
+              .allowed = {"sums-trim", "sums", "tree", "wavefront"},
               .description = "tree: 64-bit words, full count and multiplexer tree (the first "
                              "form); sums: 32-bit halves, funnel shifts, the rule from the "
                              "adders' sums; sums-trim: sums over only the rows later "
-                             "generations read"},
+                             "generations read; wavefront (torus): the sums on 32-bit words, "
+                             "each lane streaming a column through the launch's generations "
+                             "at once, its rows chosen for the grid"},
              {.name = "shifts",
               .default_value = "funnel",
               .allowed = {"madd", "funnel"},
-              .description = "sums: a row's one-cell shifts as funnel shifts (logic unit) or "
-                             "as integer multiply-adds (FMA pipe); tree ignores it"}},
+              .description = "sums and wavefront: a row's one-cell shifts as funnel shifts "
+                             "(logic unit) or as integer multiply-adds (FMA pipe); tree "
+                             "ignores it"}},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::hex_bitsliced::probe>,
     .unsupported = lifebench::hex_bitsliced::unsupported,
     .make = lifebench::make_simulator<lifebench::hex_bitsliced::HexBitslicedSimulator>})

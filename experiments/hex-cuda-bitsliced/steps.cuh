@@ -32,13 +32,14 @@ struct Geometry {
   int warps;      // all warps
   Word last_mask; // the last word's cells inside the width (dead boundary)
   unsigned two;   // 2, unknown to the compiler: x * two stays a multiply-add (shifts=madd)
+  int rows;       // wavefront: rows a lane writes
 };
 
 /// A word's two 32-bit halves, which the sums' kernels step (lo = cells 0..31, hi = 32..63).
 using Half = std::uint32_t;
 
 /// The generation's form (the `logic` parameter).
-enum class Logic { tree, sums, sums_trim };
+enum class Logic { tree, sums, sums_trim, wavefront };
 
 /// One launch of g.steps generations from `in` to `out` on `stream`.
 struct Launch {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "steps.cuh"
+#include "wavefront.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -300,6 +301,10 @@ template <bool Torus, bool Madd, class HalfRule> auto sums_kernel(const Launch& 
 
 template <bool Torus, class Rule, class HalfRule>
 void enqueue_on(const Launch& launch, const Rule& rule, const HalfRule& half_rule) {
+  if (launch.logic == Logic::wavefront) {
+    if constexpr (Torus) enqueue_wavefront(launch, half_rule); // bitsliced.cu: torus only
+    return;
+  }
   const unsigned blocks =
       (static_cast<unsigned>(launch.g.warps) + kWarpsPerBlock - 1) / kWarpsPerBlock;
   const unsigned threads = kWarpsPerBlock * kLanes;

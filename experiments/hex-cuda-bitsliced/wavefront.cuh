@@ -1,0 +1,90 @@
+// hex-cuda-bitsliced's `wavefront` launch (logic=wavefront, torus only): cuda-life-wide's
+// wavefront schedule (kernels/cuda/life_wide_wavefront.cuh) with the hexagonal step. Each
+// lane streams a column of 32-bit words through the launch's generations at once; per row
+// and generation its west and east words (a shuffle and a funnel shift each, or
+// multiply-adds), two full adders and the rule from their sums (4 LOP3 for the rules
+// compiled in): 8 LOP3 a row of 32 cells, the column's rows + 2 S rows for its rows written.
+// Included by steps_kernels.cuh only.
+#pragma once
+
+#include "cuda/life_wide_rows.hpp"
+#include "cuda/life_wide_wavefront.cuh"
+#include "steps.cuh"
+
+#include <cstdint>
+
+namespace lifebench::hex_bitsliced {
+
+/// The hexagonal step of the wavefront schedule: row i + 1 of a generation completes row i
+/// of the next. Row i's neighbours (Golly's H) are row i - 1's cells and their west
+/// neighbours, row i's west and east neighbours, row i + 1's cells and their east
+/// neighbours: the first three's full adder is begun when row i arrives, the other three's
+/// when row i + 1 does, and the rule reads its next state from the two adders' sums.
+template <bool Madd, class Rule> struct HexStep {
+  /// What a generation keeps for the row it completes next, row i: its first full adder
+  /// (s1, c1), its cells and their west and east neighbours.
+  struct Level {
+    Half s1;
+    Half c1;
+    Half center;
+    Half west;
+    Half east;
+  };
+
+  Rule rule;
+  Half two; ///< 2, unknown to the compiler (Geometry::two): Madd's shifts stay multiply-adds
+
+  __device__ __forceinline__ Half operator()(Level& level, Half v) const {
+    namespace life = cuda::life;
+    const Half left = __shfl_up_sync(0xFFFFFFFFU, v, 1);    // lane 0: its own word, wrong
+    const Half right = __shfl_down_sync(0xFFFFFFFFU, v, 1); // lane 31: likewise
+    const Half west = Madd ? life::west_multiply(v, left, two) : life::west(v, left);
+    const Half east = Madd ? life::east_multiply(v, right, two << 30) : life::east(v, right);
+    // 0x96: a ^ b ^ c; 0xE8: the majority of a, b, c (a full adder).
+    const hex::Sums<Half> sums{level.s1, level.c1, hex::lop3<0x96>(level.east, v, east),
+                               hex::lop3<0xE8>(level.east, v, east)};
+    const Half cells = hex::next_from_sums(rule, level.center, sums);
+    level = {hex::lop3<0x96>(level.center, level.west, west),
+             hex::lop3<0xE8>(level.center, level.west, west), v, west, east};
+    return cells;
+  }
+};
+
+/// Enqueues `launch` (g.steps: 1, 2, 4 or 8 generations, g.rows rows a lane writes) with the
+/// wavefront schedule on a torus, its shifts by multiply-adds (Madd) or funnel shifts.
+template <bool Madd, class HalfRule>
+void enqueue_shifted_wavefront(const Launch& launch, const HalfRule& half_rule) {
+  namespace wide = cuda::life_wide;
+  const Geometry& g = launch.g;
+  const auto* in = reinterpret_cast<const std::uint32_t*>(launch.in);
+  auto* out = reinterpret_cast<std::uint32_t*>(launch.out);
+  const auto words = static_cast<unsigned>(2 * g.columns);
+  const auto height = static_cast<unsigned>(g.height);
+  const auto rows = static_cast<unsigned>(g.rows);
+  const HexStep<Madd, HalfRule> step{half_rule, g.two};
+  switch (g.steps) {
+  case 1:
+    wide::launch_wavefront<1>(in, out, words, height, rows, step, launch.stream);
+    break;
+  case 2:
+    wide::launch_wavefront<2>(in, out, words, height, rows, step, launch.stream);
+    break;
+  case 4:
+    wide::launch_wavefront<4>(in, out, words, height, rows, step, launch.stream);
+    break;
+  default:
+    wide::launch_wavefront<8>(in, out, words, height, rows, step, launch.stream);
+    break;
+  }
+}
+
+/// enqueue_shifted_wavefront by launch.madd.
+template <class HalfRule> void enqueue_wavefront(const Launch& launch, const HalfRule& half_rule) {
+  if (launch.madd) {
+    enqueue_shifted_wavefront<true>(launch, half_rule);
+  } else {
+    enqueue_shifted_wavefront<false>(launch, half_rule);
+  }
+}
+
+} // namespace lifebench::hex_bitsliced
