@@ -45,6 +45,13 @@ Logic logic_of(const Params& params) {
   return logic == "tree" ? Logic::tree : logic == "sums" ? Logic::sums : Logic::sums_trim;
 }
 
+/// rows_per_thread: the rows a lane writes (logic=wavefront), or 0 for auto.
+int fixed_rows_of(const Params& params) {
+  return params.get("rows_per_thread") == "auto"
+             ? 0
+             : static_cast<int>(params.get_int("rows_per_thread"));
+}
+
 /// Warps across a row of `columns` words, and warps of a launch of `steps` generations over
 /// `height` rows: each writes 30 words of 40 - 2 steps rows.
 std::int64_t warps_across(std::int64_t columns) {
@@ -74,7 +81,8 @@ public:
   HexBitslicedSimulator(const Problem& problem, const Params& params)
       : BufferedSimulator(problem),
         steps_per_launch_(static_cast<int>(params.get_int("steps_per_launch"))),
-        logic_(logic_of(params)), madd_shifts_(params.get("shifts") == "madd") {}
+        logic_(logic_of(params)), madd_shifts_(params.get("shifts") == "madd"),
+        fixed_rows_(fixed_rows_of(params)) {}
 
 private:
   /// LOP3 per cell update, for the report's fraction of bound: every lane of a launch's
@@ -159,9 +167,11 @@ private:
   }
 
   /// The rows a lane writes in a wavefront launch of `steps` (1, 2, 4 or 8) generations on
-  /// this grid: the cheapest launch on this device by cuda-life-wide's model
-  /// (cuda::life_wide::rows_for_launch), chosen once for each count of generations.
+  /// this grid: rows_per_thread, or for auto the cheapest launch on this device by
+  /// cuda-life-wide's model (cuda::life_wide::rows_for_launch), chosen once for each count of
+  /// generations.
   int rows_for(int steps) const {
+    if (fixed_rows_ != 0) return fixed_rows_;
     int& rows = rows_[std::countr_zero(static_cast<unsigned>(steps))];
     if (rows == 0) {
       const Shape& shape = problem().shape;
@@ -174,6 +184,7 @@ private:
   int steps_per_launch_;
   Logic logic_;
   bool madd_shifts_;
+  int fixed_rows_;                    ///< rows_per_thread, 0 for auto
   mutable std::array<int, 4> rows_{}; ///< rows_for(2^i), 0 until chosen
 };
 
@@ -186,15 +197,20 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   if (words_per_row<Word>(shape.width) >= (std::int64_t{1} << 30)) {
     return std::string("rows of fewer than 2^36 cells (32-bit word indices)");
   }
-  if (logic_of(params) == Logic::wavefront) {
+  const int fixed_rows = fixed_rows_of(params);
+  if (logic_of(params) != Logic::wavefront) {
+    if (fixed_rows != 0)
+      return std::string("rows_per_thread is for logic=wavefront (auto otherwise)");
+  } else {
     if (problem.boundary != Boundary::torus) {
       return std::string("logic=wavefront: torus only (a column streamed through several "
                          "generations would let cells outside a dead boundary come alive)");
     }
-    // At least 32 rows a lane (rows_for_launch), 4 warps a block.
-    const std::int64_t min_rows = 32 * cuda::life_wide::kWarpsPerBlock;
-    if (auto reason = cuda::beyond_grid_yz("height", shape.height, min_rows,
-                                           "blocks of 4 warps of at least 32 rows")) {
+    // rows_per_thread, or at least 32 (auto: rows_for_launch) rows a lane; 4 warps a block.
+    const int rows = fixed_rows != 0 ? fixed_rows : 32;
+    if (auto reason = cuda::beyond_grid_yz(
+            "height", shape.height, std::int64_t{rows} * cuda::life_wide::kWarpsPerBlock,
+            "blocks of 4 warps of " + std::to_string(rows) + " rows")) {
       return reason;
     }
   }
@@ -233,7 +249,13 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               .allowed = {"madd", "funnel"},
               .description = "sums and wavefront: a row's one-cell shifts as funnel shifts "
                              "(logic unit) or as integer multiply-adds (FMA pipe); tree "
-                             "ignores it"}},
+                             "ignores it"},
+             {.name = "rows_per_thread",
+              .default_value = "auto",
+              .allowed = {"auto", "64", "128", "256", "512"},
+              .description = "logic=wavefront: the rows a lane writes a launch; auto: the "
+                             "cheapest launch on this device by cuda-life-wide's model "
+                             "(only auto with the other logics)"}},
     .unavailable = lifebench::cuda::unavailable_for<&lifebench::hex_bitsliced::probe>,
     .unsupported = lifebench::hex_bitsliced::unsupported,
     .make = lifebench::make_simulator<lifebench::hex_bitsliced::HexBitslicedSimulator>})
