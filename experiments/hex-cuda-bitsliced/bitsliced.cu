@@ -199,12 +199,17 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
   }
   const int fixed_rows = fixed_rows_of(params);
   if (logic_of(params) != Logic::wavefront) {
-    if (fixed_rows != 0)
+    if (fixed_rows != 0) {
       return std::string("rows_per_thread is for logic=wavefront (auto otherwise)");
+    }
   } else {
     if (problem.boundary != Boundary::torus) {
       return std::string("logic=wavefront: torus only (a column streamed through several "
                          "generations would let cells outside a dead boundary come alive)");
+    }
+    if (words_per_row<Word>(shape.width) >= (std::int64_t{1} << 29)) {
+      return std::string("logic=wavefront: rows of fewer than 2^35 cells (the kernel steps from "
+                         "row to row by a 32-bit count of bytes)");
     }
     // rows_per_thread, or at least 32 (auto: rows_for_launch) rows a lane; 4 warps a block.
     const int rows = fixed_rows != 0 ? fixed_rows : 32;
@@ -243,7 +248,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                              "adders' sums; sums-trim: sums over only the rows later "
                              "generations read; wavefront (torus): the sums on 32-bit words, "
                              "each lane streaming a column through the launch's generations "
-                             "at once, its rows chosen for the grid"},
+                             "at once, rows_per_thread rows written a lane"},
              {.name = "shifts",
               .default_value = "funnel",
               .allowed = {"madd", "funnel"},
