@@ -21,11 +21,10 @@ namespace lifebench::hex_bitsliced {
 /// neighbours: the first three's full adder is begun when row i arrives, the other three's
 /// when row i + 1 does, and the rule reads its next state from the two adders' sums.
 template <bool Madd, class Rule> struct HexStep {
-  /// What a generation keeps for the row it completes next, row i: its first full adder
-  /// (s1, c1), its cells and their west and east neighbours.
+  /// What a generation keeps for the row it completes next, row i: its first full adder,
+  /// its cells and their west and east neighbours.
   struct Level {
-    Half s1;
-    Half c1;
+    hex::FullSum<Half> begun;
     Half center;
     Half west;
     Half east;
@@ -40,12 +39,10 @@ template <bool Madd, class Rule> struct HexStep {
     const Half right = __shfl_down_sync(0xFFFFFFFFU, v, 1); // lane 31: likewise
     const Half west = Madd ? life::west_multiply(v, left, two) : life::west(v, left);
     const Half east = Madd ? life::east_multiply(v, right, two << 30) : life::east(v, right);
-    // 0x96: a ^ b ^ c; 0xE8: the majority of a, b, c (a full adder).
-    const hex::Sums<Half> sums{level.s1, level.c1, hex::lop3<0x96>(level.east, v, east),
-                               hex::lop3<0xE8>(level.east, v, east)};
-    const Half cells = hex::next_from_sums(rule, level.center, sums);
-    level = {hex::lop3<0x96>(level.center, level.west, west),
-             hex::lop3<0xE8>(level.center, level.west, west), v, west, east};
+    const hex::FullSum<Half> ended = hex::full_adder(level.east, v, east);
+    const Half cells = hex::next_from_sums(
+        rule, level.center, {level.begun.sum, level.begun.carry, ended.sum, ended.carry});
+    level = {hex::full_adder(level.center, level.west, west), v, west, east};
     return cells;
   }
 };

@@ -220,12 +220,22 @@ template <class Word> struct Sums {
   Word c2; // majority of n3, n4, n5
 };
 
+/// A full adder of three words: sum = a ^ b ^ c (0x96), carry = their majority (0xE8).
+template <class Word> struct FullSum {
+  Word sum;
+  Word carry;
+};
+
+template <class Word> LIFEBENCH_HOST_DEVICE FullSum<Word> full_adder(Word a, Word b, Word c) {
+  return {lop3<0x96>(a, b, c), lop3<0xE8>(a, b, c)};
+}
+
 template <class Word>
 LIFEBENCH_HOST_DEVICE Sums<Word> neighbour_sums(Word n0, Word n1, Word n2, Word n3, Word n4,
                                                 Word n5) {
-  // 0x96: a ^ b ^ c; 0xE8: the majority of a, b, c.
-  return {lop3<0x96>(n0, n1, n2), lop3<0xE8>(n0, n1, n2), lop3<0x96>(n3, n4, n5),
-          lop3<0xE8>(n3, n4, n5)};
+  const FullSum<Word> first = full_adder(n0, n1, n2);
+  const FullSum<Word> second = full_adder(n3, n4, n5);
+  return {first.sum, first.carry, second.sum, second.carry};
 }
 
 /// The leaf of the count in the sums: the count's bits (b0 = s1 ^ s2, then a full
