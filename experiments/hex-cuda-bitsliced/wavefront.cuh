@@ -7,7 +7,6 @@
 // Included by steps_kernels.cuh only.
 #pragma once
 
-#include "cuda/life_wide_rows.hpp"
 #include "cuda/life_wide_wavefront.cuh"
 #include "steps.cuh"
 
@@ -20,7 +19,7 @@ namespace lifebench::hex_bitsliced {
 /// neighbours, row i's west and east neighbours, row i + 1's cells and their east
 /// neighbours: the first three's full adder is begun when row i arrives, the other three's
 /// when row i + 1 does, and the rule reads its next state from the two adders' sums.
-template <bool Madd, class Rule> struct HexStep {
+template <cuda::life_wide::Shifts How, class Rule> struct HexStep {
   /// What a generation keeps for the row it completes next, row i: its first full adder,
   /// its cells and their west and east neighbours.
   struct Level {
@@ -31,25 +30,21 @@ template <bool Madd, class Rule> struct HexStep {
   };
 
   Rule rule;
-  Half two; ///< 2, unknown to the compiler (Geometry::two): Madd's shifts stay multiply-adds
+  cuda::life_wide::Multipliers m; ///< from Geometry::two: multiply-add shifts stay so
 
   __device__ __forceinline__ Half operator()(Level& level, Half v) const {
-    namespace life = cuda::life;
-    const Half left = __shfl_up_sync(0xFFFFFFFFU, v, 1);    // lane 0: its own word, wrong
-    const Half right = __shfl_down_sync(0xFFFFFFFFU, v, 1); // lane 31: likewise
-    const Half west = Madd ? life::west_multiply(v, left, two) : life::west(v, left);
-    const Half east = Madd ? life::east_multiply(v, right, two << 30) : life::east(v, right);
-    const hex::FullSum<Half> ended = hex::full_adder(level.east, v, east);
+    const cuda::life_wide::Beside below = cuda::life_wide::beside<How>(v, m);
+    const hex::FullSum<Half> ended = hex::full_adder(level.east, v, below.east);
     const Half cells = hex::next_from_sums(
         rule, level.center, {level.begun.sum, level.begun.carry, ended.sum, ended.carry});
-    level = {hex::full_adder(level.center, level.west, west), v, west, east};
+    level = {hex::full_adder(level.center, level.west, below.west), v, below.west, below.east};
     return cells;
   }
 };
 
 /// Enqueues `launch` (g.steps: 1, 2, 4 or 8 generations, g.rows rows a lane writes) with the
-/// wavefront schedule on a torus, its shifts by multiply-adds (Madd) or funnel shifts.
-template <bool Madd, class HalfRule>
+/// wavefront schedule on a torus, its shifts `How`.
+template <cuda::life_wide::Shifts How, class HalfRule>
 void enqueue_shifted_wavefront(const Launch& launch, const HalfRule& half_rule) {
   namespace wide = cuda::life_wide;
   const Geometry& g = launch.g;
@@ -58,7 +53,7 @@ void enqueue_shifted_wavefront(const Launch& launch, const HalfRule& half_rule) 
   const auto words = static_cast<unsigned>(2 * g.columns);
   const auto height = static_cast<unsigned>(g.height);
   const auto rows = static_cast<unsigned>(g.rows);
-  const HexStep<Madd, HalfRule> step{half_rule, g.two};
+  const HexStep<How, HalfRule> step{half_rule, {g.two, g.two << 30}};
   switch (g.steps) {
   case 1:
     wide::launch_wavefront<1>(in, out, words, height, rows, step, launch.stream);
@@ -75,12 +70,13 @@ void enqueue_shifted_wavefront(const Launch& launch, const HalfRule& half_rule) 
   }
 }
 
-/// enqueue_shifted_wavefront by launch.madd.
+/// enqueue_shifted_wavefront by launch.madd: multiply-adds or funnel shifts.
 template <class HalfRule> void enqueue_wavefront(const Launch& launch, const HalfRule& half_rule) {
+  using cuda::life_wide::Shifts;
   if (launch.madd) {
-    enqueue_shifted_wavefront<true>(launch, half_rule);
+    enqueue_shifted_wavefront<Shifts::multiply>(launch, half_rule);
   } else {
-    enqueue_shifted_wavefront<false>(launch, half_rule);
+    enqueue_shifted_wavefront<Shifts::funnel>(launch, half_rule);
   }
 }
 

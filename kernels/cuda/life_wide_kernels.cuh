@@ -15,14 +15,6 @@ namespace lifebench::cuda::life_wide {
 
 namespace life = cuda::life;
 
-constexpr unsigned kFullMask = 0xFFFFFFFFU;
-
-/// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
-struct Multipliers {
-  std::uint32_t two;
-  std::uint32_t half;
-};
-
 /// A row whose word this lane holds: its west and east neighbour words and its
 /// horizontal three-cell sums.
 struct Row {
@@ -32,13 +24,8 @@ struct Row {
 };
 
 template <Shifts How> __device__ __forceinline__ Row row_of(std::uint32_t x, Multipliers m) {
-  const std::uint32_t left = __shfl_up_sync(kFullMask, x, 1);    // lane 0: its own word, wrong
-  const std::uint32_t right = __shfl_down_sync(kFullMask, x, 1); // lane 31: likewise
-  const std::uint32_t west =
-      How == Shifts::multiply ? life::west_multiply(x, left, m.two) : life::west(x, left);
-  const std::uint32_t east =
-      How == Shifts::funnel ? life::east(x, right) : life::east_multiply(x, right, m.half);
-  return {west, east, life::row_sum(west, x, east)};
+  const Beside b = beside<How>(x, m);
+  return {b.west, b.east, life::row_sum(b.west, x, b.east)};
 }
 
 /// Warp (blockIdx.x, blockIdx.y * kWarpsPerBlock + threadIdx.y): words [c, c + 30)

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "cuda/life_lop3.cuh"
-#include "cuda/life_wide_rows.hpp"
+#include "cuda/life_wide.cuh"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -18,6 +18,26 @@
 namespace lifebench::cuda::life_wide {
 
 constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
+
+/// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
+struct Multipliers {
+  std::uint32_t two;
+  std::uint32_t half;
+};
+
+/// A row word's cells' west and east neighbours, the words beside it coming from the
+/// adjacent lanes (lanes 0 and 31 get their own, wrong), shifted `How`.
+struct Beside {
+  std::uint32_t west;
+  std::uint32_t east;
+};
+
+template <Shifts How> __device__ __forceinline__ Beside beside(std::uint32_t x, Multipliers m) {
+  const std::uint32_t left = __shfl_up_sync(0xFFFFFFFFU, x, 1);
+  const std::uint32_t right = __shfl_down_sync(0xFFFFFFFFU, x, 1);
+  return {How == Shifts::multiply ? life::west_multiply(x, left, m.two) : life::west(x, left),
+          How == Shifts::funnel ? life::east(x, right) : life::east_multiply(x, right, m.half)};
+}
 
 /// Row `row` of the column whose row-0 word `column` points at, rows `row_bytes` apart:
 /// 64-bit (a universe may hold 2^32 words or more: 512K x 512K cells are 2^33) in one
