@@ -15,8 +15,7 @@
 // the halo rows whose results no later generation reads. `wavefront` (torus) streams each
 // lane's column of 32-bit words through the launch's generations at once (wavefront.cuh).
 #include "cuda/buffered_simulator.cuh"
-#include "cuda/grid_limits.cuh"
-#include "cuda/life_wide_rows.hpp"
+#include "cuda/life_wide.cuh"
 #include "cuda/runtime.cuh"
 #include "lifebench/experiment.hpp"
 #include "lifebench/packed.hpp"
@@ -81,8 +80,14 @@ public:
   HexBitslicedSimulator(const Problem& problem, const Params& params)
       : BufferedSimulator(problem),
         steps_per_launch_(static_cast<int>(params.get_int("steps_per_launch"))),
-        logic_(logic_of(params)), madd_shifts_(params.get("shifts") == "madd"),
-        fixed_rows_(fixed_rows_of(params)) {}
+        logic_(logic_of(params)), madd_shifts_(params.get("shifts") == "madd") {
+    if (logic_ == Logic::wavefront) {
+      const int fixed = fixed_rows_of(params);
+      for (int i = 0; i < static_cast<int>(rows_.size()); ++i) {
+        rows_[i] = fixed != 0 ? fixed : auto_rows(1 << i);
+      }
+    }
+  }
 
 private:
   /// LOP3 per cell update, for the report's fraction of bound: every lane of a launch's
@@ -166,26 +171,23 @@ private:
     }
   }
 
-  /// The rows a lane writes in a wavefront launch of `steps` (1, 2, 4 or 8) generations on
-  /// this grid: rows_per_thread, or for auto the cheapest launch on this device by
-  /// cuda-life-wide's model (cuda::life_wide::rows_for_launch), chosen once for each count of
-  /// generations.
-  int rows_for(int steps) const {
-    if (fixed_rows_ != 0) return fixed_rows_;
-    int& rows = rows_[std::countr_zero(static_cast<unsigned>(steps))];
-    if (rows == 0) {
-      const Shape& shape = problem().shape;
-      rows = cuda::life_wide::rows_for_launch(2 * words_per_row<Word>(shape.width), shape.height,
-                                              steps, cuda::sm_count());
-    }
-    return rows;
+  /// rows_per_thread=auto: the rows a lane writes in a wavefront launch of `steps`
+  /// generations on this grid, the cheapest launch on this device by cuda-life-wide's model.
+  [[nodiscard]] int auto_rows(int steps) const {
+    const Shape& shape = problem().shape;
+    return cuda::life_wide::rows_for_launch(2 * words_per_row<Word>(shape.width), shape.height,
+                                            steps, cuda::sm_count());
+  }
+
+  /// The rows a lane writes in a wavefront launch of `steps` (1, 2, 4 or 8) generations.
+  [[nodiscard]] int rows_for(int steps) const {
+    return rows_[std::countr_zero(static_cast<unsigned>(steps))];
   }
 
   int steps_per_launch_;
   Logic logic_;
   bool madd_shifts_;
-  int fixed_rows_;                    ///< rows_per_thread, 0 for auto
-  mutable std::array<int, 4> rows_{}; ///< rows_for(2^i), 0 until chosen
+  std::array<int, 4> rows_{}; ///< logic=wavefront: rows_for(2^i), chosen once
 };
 
 std::optional<std::string> unsupported(const Problem& problem, const Params& params) {
@@ -207,15 +209,12 @@ std::optional<std::string> unsupported(const Problem& problem, const Params& par
       return std::string("logic=wavefront: torus only (a column streamed through several "
                          "generations would let cells outside a dead boundary come alive)");
     }
-    if (words_per_row<Word>(shape.width) >= (std::int64_t{1} << 29)) {
-      return std::string("logic=wavefront: rows of fewer than 2^35 cells (the kernel steps from "
-                         "row to row by a 32-bit count of bytes)");
+    if (auto reason = cuda::life_wide::row_unsupported(2 * words_per_row<Word>(shape.width))) {
+      return reason;
     }
-    // rows_per_thread, or at least 32 (auto: rows_for_launch) rows a lane; 4 warps a block.
-    const int rows = fixed_rows != 0 ? fixed_rows : 32;
-    if (auto reason = cuda::beyond_grid_yz(
-            "height", shape.height, std::int64_t{rows} * cuda::life_wide::kWarpsPerBlock,
-            "blocks of 4 warps of " + std::to_string(rows) + " rows")) {
+    // rows_per_thread, or at least 32 (auto: rows_for_launch) rows a lane.
+    if (auto reason =
+            cuda::life_wide::height_unsupported(shape.height, fixed_rows != 0 ? fixed_rows : 32)) {
       return reason;
     }
   }

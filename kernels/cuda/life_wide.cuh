@@ -62,14 +62,26 @@ struct Config {
   }
 };
 
+/// Why these kernels cannot step along rows of `words_per_row` 32-bit words, or nothing.
+inline std::optional<std::string> row_unsupported(std::int64_t words_per_row) {
+  if (words_per_row < (std::int64_t{1} << 30)) return std::nullopt;
+  return "rows of fewer than 2^35 cells: the kernels step from row to row by a 32-bit count of "
+         "bytes";
+}
+
+/// Why a torus of `height` rows cannot be covered by blocks of kWarpsPerBlock tiles of
+/// `written_rows` rows (launch_grid), or nothing.
+inline std::optional<std::string> height_unsupported(std::int64_t height, int written_rows) {
+  return beyond_grid_yz("height", height, std::int64_t{written_rows} * kWarpsPerBlock,
+                        "blocks of " + std::to_string(kWarpsPerBlock) + " warps of " +
+                            std::to_string(written_rows) + " rows");
+}
+
 /// Why `config` cannot run on a torus of `height` rows of `words_per_row` 32-bit words,
 /// or nothing.
 inline std::optional<std::string> unsupported(const Config& config, std::int64_t words_per_row,
                                               std::int64_t height) {
-  if (words_per_row >= (std::int64_t{1} << 30)) {
-    return "rows of fewer than 2^35 cells: the kernels step from row to row by a 32-bit "
-           "count of bytes";
-  }
+  if (auto reason = row_unsupported(words_per_row)) return reason;
   if (config.schedule == Schedule::registers) {
     if (config.rows > 192) {
       return "schedule=registers: rows_per_thread must be 64, 128 or 192 (rows held in "
@@ -84,10 +96,7 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
   }
-  // A block row is kWarpsPerBlock row tiles (launch_grid).
-  return beyond_grid_yz("height", height, std::int64_t{config.written_rows()} * kWarpsPerBlock,
-                        "blocks of " + std::to_string(kWarpsPerBlock) + " warps of " +
-                            std::to_string(config.written_rows()) + " rows");
+  return height_unsupported(height, config.written_rows());
 }
 
 /// Generations one launch does when `generations` (at least one) remain: wavefront
