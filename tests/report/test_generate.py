@@ -982,14 +982,17 @@ class PhaseTest(TempDir):
                 self.assertIn("configurations[0].timing.phases", str(caught.exception))
 
 
-def generate_standard(tmp: Path, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
-    """The report of the standard results (and `more` options) in tmp/report."""
+def generate_standard(
+    tmp: Path, *more: str | Path, tables: Path = TABLES
+) -> tuple[subprocess.CompletedProcess, Path]:
+    """The report of the standard results (and `more` options) in tmp/report, of every
+    shipped table or of those in `tables`."""
     res = synthetic.standard_run(tmp / "results")
     experiments = synthetic.write_experiments(tmp / "experiments")
     out = tmp / "report"
     return (
         run_generator(
-            "--results", res, *more, "--tables", TABLES, "--experiments", experiments,
+            "--results", res, *more, "--tables", tables, "--experiments", experiments,
             "--out", out,
         ),
         out,
@@ -1005,8 +1008,10 @@ class ReportTest(TempDir):
         cls.addClassCleanup(shutil.rmtree, shared, True)
         cls.standard = generate_standard(shared)
 
-    def generate_standard(self, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
-        return generate_standard(self.tmp, *more)
+    def generate_one_table(self, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
+        """The standard report of Fujita's table 1 only: for what one table shows as well as
+        all (each table draws a plot, seconds each)."""
+        return generate_standard(self.tmp, *more, tables=self.shipped_tables("fujita2017-table1"))
 
     def test_a_cell_lists_other_problems_and_says_where_it_was_measured(self):
         proc, out = self.standard
@@ -1066,7 +1071,7 @@ class ReportTest(TempDir):
                               tie=("CPU", "DOUBLE-WORD"))],
             xeon,
         )
-        proc, out = self.generate_standard("--results", second)
+        proc, out = self.generate_one_table("--results", second)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
         c = root.find("td", data_kind="measured", data_row="CPU", data_col="DOUBLE-WORD",
@@ -1090,7 +1095,7 @@ class ReportTest(TempDir):
                               tie=("CPU", "DOUBLE-WORD"))],
             synthetic.manifest("synthetic"),
         )
-        proc, out = self.generate_standard("--results", other)
+        proc, out = self.generate_one_table("--results", other)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         root = dom.parse((out / "fujita2017-table1.html").read_text())
         elsewhere = root.find("td", data_kind="measured", data_row="CPU", data_col="DOUBLE-WORD",
@@ -1183,7 +1188,7 @@ class ReportTest(TempDir):
             [synthetic.result("cpu-bpbc", rate=9e9, params={"words": "double"})],
             synthetic.manifest("parallel", parallel_gpus=4),
         )
-        proc, out = self.generate_standard("--results", parallel)
+        proc, out = self.generate_one_table("--results", parallel)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         text = " ".join(dom.parse((out / "runs.html").read_text()).text.split())
         self.assertIn("4 GPUs at once", text)
@@ -1215,7 +1220,7 @@ class ReportTest(TempDir):
             'title = "3D nothing"\nx = "cells"\ny = "updates/s"\n[select]\nrule = "B6/S567/3D"\n'
         )
         (plots / "some.toml").write_text('title = "Some"\nx = "cells"\ny = "updates/s"\n')
-        proc, out = self.generate_standard("--plots", plots)
+        proc, out = self.generate_one_table("--plots", plots)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((out / "figure-none.png").exists())
         self.assertTrue((out / "figure-some.png").is_file())
@@ -1265,8 +1270,9 @@ class ReportTest(TempDir):
     def test_site_links_results_beside_it(self):
         res = synthetic.standard_run(self.tmp / "results")
         site = self.tmp / "site"
+        table1 = self.shipped_tables("fujita2017-table1")
         proc = run_generator("--results", res, "--results", self.tmp / "gone", "--tables",
-                             TABLES, "--site", site, "--link-results")
+                             table1, "--site", site, "--link-results")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((site / "data").exists())
         runs = (site / "runs.html").read_text()
@@ -1281,7 +1287,7 @@ class ReportTest(TempDir):
         )
         # Two folders of one name under folders of one name: told apart without their paths.
         twins = [synthetic.standard_run(self.tmp / side / "x" / "results") for side in "ab"]
-        proc = run_generator("--results", twins[0], "--results", twins[1], "--tables", TABLES,
+        proc = run_generator("--results", twins[0], "--results", twins[1], "--tables", table1,
                              "--site", site)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         runs = (site / "runs.html").read_text()
@@ -1291,13 +1297,13 @@ class ReportTest(TempDir):
             self.assertNotIn(str(self.tmp), page.read_text(), page.name)
         # One folder twice, and as the baseline: still no path of this machine.
         proc = run_generator("--results", twins[0], "--results", twins[0], "--baseline",
-                             twins[1], "--tables", TABLES, "--site", site)
+                             twins[1], "--tables", table1, "--site", site)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for page in site.glob("*.html"):
             self.assertNotIn(str(self.tmp), page.read_text(), page.name)
         # A folder outside the site's parent: its link would climb to this machine's root.
         deeper = self.tmp / "deeper" / "site"
-        proc = run_generator("--results", res, "--tables", TABLES, "--site", deeper,
+        proc = run_generator("--results", res, "--tables", table1, "--site", deeper,
                              "--link-results")
         self.assert_one_line_error(proc, "is not in")
         self.assertFalse(deeper.exists())
@@ -1365,9 +1371,10 @@ class ReportTest(TempDir):
         self.assertIsNone(dom.parse(text).find("script"))
 
     def test_no_results_at_all(self):
+        table1 = self.shipped_tables("fujita2017-table1")
         out = self.tmp / "report"
         proc = run_generator(
-            "--results", self.tmp / "never-written", "--tables", TABLES, "--out", out
+            "--results", self.tmp / "never-written", "--tables", table1, "--out", out
         )
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("does not exist", proc.stderr)
@@ -1384,6 +1391,7 @@ class ReportTest(TempDir):
         self.assertIsNone(dom.parse(index).find("img"))
 
     def test_missing_manifest_and_empty_folder(self):
+        table1 = self.shipped_tables("fujita2017-table1")
         (self.tmp / "empty").mkdir()
         res = synthetic.write_run(
             self.tmp / "partial",
@@ -1396,7 +1404,7 @@ class ReportTest(TempDir):
             "--results",
             res,
             "--tables",
-            TABLES,
+            table1,
             "--out",
             self.tmp / "report",
         )
@@ -1406,22 +1414,23 @@ class ReportTest(TempDir):
         self.assertEqual(cell(root, "measured", "CPU", "word-per-cell").attrs["data-value"], "1.00")
 
     def test_malformed_results_json(self):
+        table1 = self.shipped_tables("fujita2017-table1")
         res = synthetic.standard_run(self.tmp / "results")
         out = self.tmp / "report"
         self.assertEqual(
-            run_generator("--results", res, "--tables", TABLES, "--out", out).returncode, 0
+            run_generator("--results", res, "--tables", table1, "--out", out).returncode, 0
         )
         before = {p.name: p.read_bytes() for p in out.iterdir()}
         (res / "cpu-bpbc.json").write_text('{"schema": 1, "configurations": [{"status": "ok",')
-        proc = run_generator("--results", res, "--tables", TABLES, "--out", out)
+        proc = run_generator("--results", res, "--tables", table1, "--out", out)
         self.assert_one_line_error(proc, "cpu-bpbc.json", "malformed JSON", "line 1")
         self.assertEqual(
             {p.name: p.read_bytes() for p in out.iterdir()}, before
         )  # old report intact
         self.assertEqual(
-            sorted(p.name for p in self.tmp.iterdir()), ["report", "results"]
+            sorted(p.name for p in self.tmp.iterdir()), ["report", "results", "shipped-tables"]
         )  # no leftovers
-        proc = run_generator("--results", res, "--tables", TABLES, "--out", self.tmp / "fresh")
+        proc = run_generator("--results", res, "--tables", table1, "--out", self.tmp / "fresh")
         self.assert_one_line_error(proc, "malformed JSON")
         self.assertFalse((self.tmp / "fresh").exists())
 
@@ -1455,20 +1464,22 @@ class ReportTest(TempDir):
                 self.assertFalse((self.tmp / "out").exists())
 
     def test_replaces_an_old_report_but_not_other_folders(self):
-        proc, out = self.generate_standard()
+        proc, out = self.generate_one_table()
         self.assertEqual(proc.returncode, 0)
         (out / "stale.html").write_text("old")
-        proc = run_generator("--results", self.tmp / "results", "--tables", TABLES, "--out", out)
+        table1 = self.shipped_tables("fujita2017-table1")
+        proc = run_generator("--results", self.tmp / "results", "--tables", table1, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((out / "stale.html").exists())
         self.assertEqual(
-            sorted(p.name for p in self.tmp.iterdir()), ["experiments", "report", "results"]
+            sorted(p.name for p in self.tmp.iterdir()),
+            ["experiments", "report", "results", "shipped-tables"],
         )
         precious = self.tmp / "precious"
         precious.mkdir()
         (precious / "thesis.tex").write_text("keep me")
         proc = run_generator(
-            "--results", self.tmp / "results", "--tables", TABLES, "--out", precious
+            "--results", self.tmp / "results", "--tables", table1, "--out", precious
         )
         self.assert_one_line_error(proc, "refusing to replace")
         self.assertEqual((precious / "thesis.tex").read_text(), "keep me")
