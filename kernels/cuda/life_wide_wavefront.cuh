@@ -11,6 +11,7 @@
 #include "cuda/life_lop3.cuh"
 #include "cuda/life_wide.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <type_traits>
@@ -56,6 +57,8 @@ __device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row
 /// keeping what row i + 1 needs when row i + 2 comes. As the rows and cells near the ends go
 /// wrong, one more each generation, the first S and last S rows of a column are not written,
 /// nor lanes 0 and 31 (right up to 32 generations), whatever the (zero) initial state.
+/// `rows` is at most `height` (launch_wavefront), so the rows written do not wrap around
+/// (life::first_output): only the rows read do.
 template <int S, class Step>
 __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
     wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
@@ -64,51 +67,61 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
   if (tile >= tiles) return; // whole warps only
   const unsigned lane = threadIdx.x;
-  const bool writes = lane != 0 && lane != kWarp - 1;
+  const bool writes = lane - 1U < kWarp - 2U; // not lanes 0 and 31
   const unsigned column = life::wrap(
       static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
           lane,
       words_per_row);
   const unsigned first = life::first_output(tile, rows, height);
   unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
-  unsigned store_row = life::wrap(first, height);
-  const auto next_row = [height](unsigned row) { return row + 1 == height ? 0 : row + 1; };
   const unsigned row_bytes = words_per_row * 4U;
 
   typename Step::Level level[S] = {};
   // Rows loaded kAhead ahead of their use: more loads in flight per warp.
   std::uint32_t ahead[kAhead];
+  const auto load = [&] {
+    const std::uint32_t v = __ldg(at_row(in + column, load_row, row_bytes));
+    load_row = load_row + 1 == height ? 0 : load_row + 1;
+    return v;
+  };
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) {
-    ahead[a] = __ldg(at_row(in + column, load_row, row_bytes));
-    load_row = next_row(load_row);
+    ahead[a] = load();
   }
-  const unsigned total = rows + 2 * S;
-#pragma unroll 3
-  for (unsigned j = 0; j < total; ++j) {
-    std::uint32_t v = ahead[0]; // row j of generation 0
+  // The next row of generation 0 in, through every generation: row j of generation 0 in,
+  // row j - S of generation S out, the j-th call.
+  const auto next = [&] {
+    std::uint32_t v = ahead[0];
 #pragma unroll
     for (int a = 0; a + 1 < kAhead; ++a) {
       ahead[a] = ahead[a + 1];
     }
-    ahead[kAhead - 1] = __ldg(at_row(in + column, load_row, row_bytes));
-    load_row = next_row(load_row);
+    ahead[kAhead - 1] = load();
 #pragma unroll
     for (int k = 0; k < S; ++k) {
       v = step(level[k], v); // row j - k of generation k in, row j - k - 1 of k + 1 out
     }
-    if (j >= 2 * S) { // v: row j - S of generation S, one of the `rows` written
-      if (writes) *at_row(out + column, store_row, row_bytes) = v;
-      store_row = next_row(store_row);
-    }
+    return v;
+  };
+  // The first 2 S rows out are above the rows written: in a loop of their own, the one
+  // below tests neither that nor whether its row wraps around.
+#pragma unroll 1
+  for (unsigned j = 0; j < 2 * S; ++j) {
+    next();
+  }
+#pragma unroll 3
+  for (unsigned j = 0; j < rows; ++j) {
+    const std::uint32_t v = next();
+    if (writes) *at_row(out + column, first + j, row_bytes) = v;
   }
 }
 
 /// Enqueues wavefront_steps<S> on `stream` over a torus of `height` rows of `words_per_row`
-/// words, `rows` rows a lane writes.
+/// words, `rows` rows a lane writes (`height` where `rows` is more: all of them, once).
 template <int S, class Step>
 void launch_wavefront(const std::uint32_t* in, std::uint32_t* out, unsigned words_per_row,
                       unsigned height, unsigned rows, const Step& step, cudaStream_t stream) {
+  rows = std::min(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
   const dim3 blocks(static_cast<unsigned>(g.groups), static_cast<unsigned>(g.block_rows()));
   wavefront_steps<S><<<blocks, dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
