@@ -4,7 +4,7 @@
     render_check.py --report DIR [--tables DIR] [--work DIR]
 
 For index.html and every table page (one per reports/tables/*.toml) it asks Chromium for
-the DOM after loading (--dump-dom) and for a screenshot, then checks:
+the DOM after loading (--dump-dom) and for a screenshot, in one launch, then checks:
   * the page has no <script> element (text from results is escaped);
   * index.html has a dashboard line linking every table page and fits in two screens
     (TWO_SCREENS); configurations.html lists the configurations, figures.html shows the plots;
@@ -70,7 +70,8 @@ def chromium(
     binary: str, page: Path, work: Path, *, screenshot: Path | None = None,
     height: int = WINDOW[1],
 ) -> str:
-    """Loads `page` headless; returns the DOM (or writes `screenshot`). Time-limited."""
+    """Loads `page` headless once; returns its DOM and writes `screenshot` if given (one
+    launch for both: a launch costs more than the page). Time-limited."""
     profile = Path(tempfile.mkdtemp(prefix="chromium-profile-", dir=work))
     command = [
         binary,
@@ -88,7 +89,7 @@ def chromium(
         "--force-device-scale-factor=1",
         f"--window-size={WINDOW[0]},{height}",
     ]
-    command += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
+    command += ["--dump-dom"] + ([f"--screenshot={screenshot}"] if screenshot else [])
     command.append(page.resolve().as_uri())
     # Own session, so that a hang is ended with all of Chromium's children and nothing else.
     process = subprocess.Popen(
@@ -102,11 +103,7 @@ def chromium(
         raise CheckFailed(f"chromium did not finish {page.name} within {TIMEOUT_S} s") from None
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-    if (
-        process.returncode != 0
-        or (screenshot and not screenshot.exists())
-        or (not screenshot and "<html" not in out)
-    ):
+    if process.returncode != 0 or (screenshot and not screenshot.exists()) or "<html" not in out:
         tail = "\n".join(err.strip().splitlines()[-8:])
         raise CheckFailed(f"chromium failed on {page.name} (exit {process.returncode}):\n{tail}")
     return out
@@ -148,13 +145,14 @@ class Checker:
         stems = sorted(p.stem for p in self.tables.glob("*.toml"))
         if not stems:
             raise CheckFailed(f"no *.toml table in {self.tables}")
-        root = self.page_dom(index)
+        tall = self.work / "index-height.png"
+        root = self.page_dom(index, tall, 3 * TWO_SCREENS)
         for stem in stems:
             if not root.find("a", href=f"{stem}.html"):
                 self.fail("index.html", f"no link to the table page {stem}.html")
             if not root.find("tr", data_table=stem):
                 self.fail("index.html", f"no dashboard line for {stem}")
-        self.check_height(index)
+        self.check_height(index, tall)
         page = self.report / "configurations.html"
         root = self.page_dom(page)
         if (
@@ -165,21 +163,27 @@ class Checker:
                 page.name, "neither a configurations table nor 'No configuration was recorded'"
             )
         page = self.report / "figures.html"
-        self.check_plots(page.name, page, self.page_dom(page))
+        shot = self.work / f"{page.stem}.png"
+        self.check_plots(page.name, self.page_dom(page, shot), shot)
         for stem in stems:
             page = self.report / f"{stem}.html"
             if not page.is_file():
                 self.fail(page.name, "missing")
                 continue
-            root = self.page_dom(page)
+            shot = self.work / f"{page.stem}.png"
+            root = self.page_dom(page, shot)
             if self.check_table(stem, root):
-                self.check_plots(page.name, page, root)
+                self.check_plots(page.name, root, shot)
             elif root.find("img") or "No chart" not in root.text:
                 self.fail(page.name, "nothing to chart, but no 'No chart' line in place of a plot")
         return self.failures
 
-    def page_dom(self, page: Path) -> dom.Node:
-        text = chromium(self.binary, page, self.work)
+    def page_dom(
+        self, page: Path, screenshot: Path | None = None, height: int = WINDOW[1]
+    ) -> dom.Node:
+        """The DOM of `page`, its screenshot in a window `height` pixels tall written to
+        `screenshot` if given."""
+        text = chromium(self.binary, page, self.work, screenshot=screenshot, height=height)
         (self.work / f"{page.stem}.dom.html").write_text(text)
         root = dom.parse(text)
         if root.find("script"):
@@ -188,11 +192,9 @@ class Checker:
             self.fail(page.name, "no <h1> title")
         return root
 
-    def check_height(self, page: Path):
-        """The page's content ends within two screens (TWO_SCREENS CSS pixels): below it the
-        screenshot of a taller window is blank."""
-        shot = self.work / f"{page.stem}-height.png"
-        chromium(self.binary, page, self.work, screenshot=shot, height=3 * TWO_SCREENS)
+    def check_height(self, page: Path, shot: Path):
+        """The page's content ends within two screens (TWO_SCREENS CSS pixels): below it its
+        screenshot `shot`, of a window of three, is blank."""
         from PIL import Image, ImageOps
 
         with Image.open(shot) as im:
@@ -392,20 +394,20 @@ class Checker:
 
     # ------------------------------------------------------------------ plots
 
-    def check_plots(self, name: str, page: Path, root: dom.Node):
+    def check_plots(self, name: str, root: dom.Node, shot: Path):
+        """Each plot <img> of page `name` (its DOM `root`, its screenshot `shot`) is a PNG of
+        the report, shown at a readable size and drawn in the screenshot."""
         images = root.find_all("img")
         if not images:
             self.fail(name, "no plot <img>")
             return
-        shot = self.work / f"{page.stem}.png"
-        chromium(self.binary, page, self.work, screenshot=shot)
         from PIL import Image
 
         with Image.open(shot) as im:
             screen = im.convert("RGB")
         for img in images:
             src = img.attrs.get("src", "")
-            path = (page.parent / src).resolve()
+            path = (self.report / src).resolve()
             if "/" in src or ":" in src or not path.is_file():
                 self.fail(name, f"plot {src!r} is not a file inside the report")
                 continue
