@@ -78,6 +78,10 @@ class TempDir(unittest.TestCase):
             shutil.copy(TABLES / f"{stem}.toml", folder)
         return folder
 
+    def one_table(self) -> Path:
+        """Fujita's table 1 alone, for what a report does with any table (fewer plots)."""
+        return self.shipped_tables("fujita2017-table1")
+
     def assert_one_line_error(self, proc: subprocess.CompletedProcess, *needles: str):
         self.assertNotEqual(proc.returncode, 0, proc.stdout)
         lines = proc.stderr.strip().splitlines()
@@ -1011,7 +1015,7 @@ class ReportTest(TempDir):
     def generate_one_table(self, *more: str | Path) -> tuple[subprocess.CompletedProcess, Path]:
         """The standard report of Fujita's table 1 only: for what one table shows as well as
         all (each table draws a plot, seconds each)."""
-        return generate_standard(self.tmp, *more, tables=self.shipped_tables("fujita2017-table1"))
+        return generate_standard(self.tmp, *more, tables=self.one_table())
 
     def test_a_cell_lists_other_problems_and_says_where_it_was_measured(self):
         proc, out = self.standard
@@ -1270,7 +1274,7 @@ class ReportTest(TempDir):
     def test_site_links_results_beside_it(self):
         res = synthetic.standard_run(self.tmp / "results")
         site = self.tmp / "site"
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         proc = run_generator("--results", res, "--results", self.tmp / "gone", "--tables",
                              table1, "--site", site, "--link-results")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -1371,7 +1375,7 @@ class ReportTest(TempDir):
         self.assertIsNone(dom.parse(text).find("script"))
 
     def test_no_results_at_all(self):
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         out = self.tmp / "report"
         proc = run_generator(
             "--results", self.tmp / "never-written", "--tables", table1, "--out", out
@@ -1391,7 +1395,7 @@ class ReportTest(TempDir):
         self.assertIsNone(dom.parse(index).find("img"))
 
     def test_missing_manifest_and_empty_folder(self):
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         (self.tmp / "empty").mkdir()
         res = synthetic.write_run(
             self.tmp / "partial",
@@ -1414,7 +1418,7 @@ class ReportTest(TempDir):
         self.assertEqual(cell(root, "measured", "CPU", "word-per-cell").attrs["data-value"], "1.00")
 
     def test_malformed_results_json(self):
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         res = synthetic.standard_run(self.tmp / "results")
         out = self.tmp / "report"
         self.assertEqual(
@@ -1467,7 +1471,7 @@ class ReportTest(TempDir):
         proc, out = self.generate_one_table()
         self.assertEqual(proc.returncode, 0)
         (out / "stale.html").write_text("old")
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         proc = run_generator("--results", self.tmp / "results", "--tables", table1, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse((out / "stale.html").exists())
@@ -1706,7 +1710,7 @@ class HistoryTest(TempDir):
 
         out = self.tmp / "report"
         proc = run_generator(*[a for f in folders for a in ("--results", f)],
-                             "--tables", self.shipped_tables("fujita2017-table1"), "--out", out)
+                             "--tables", self.one_table(), "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         page = dom.parse((out / "history.html").read_text())
         heading = page.find("h2", data_history="alpha")
@@ -1774,7 +1778,7 @@ class HistoryTest(TempDir):
     def test_history_folders_reach_the_history_page_not_the_tables(self):
         old, new = self.commit(1, 1.0e9, 0.01), self.commit(2, 2.0e9, 0.01)
         out = self.tmp / "report"
-        table1 = self.shipped_tables("fujita2017-table1")
+        table1 = self.one_table()
         proc = run_generator("--results", new, "--history", old, "--history", new,
                              "--tables", table1, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -1899,7 +1903,7 @@ class FiguresTest(TempDir):
         self.assertEqual([(p.x, p.y) for p in points], [(1.0, 1.0), (4.0, 4.0), (16.0, 8.0)])
         self.assertEqual({p.result.run.label for p in points}, {"full"})
         out = self.tmp / "report"
-        proc = run_generator("--results", full, "--results", quick, "--tables", TABLES,
+        proc = run_generator("--results", full, "--results", quick, "--tables", self.one_table(),
                              "--plots", folder, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         lines = dom.parse((out / "figures.html").read_text()).find("p", cls="lines")
@@ -2043,7 +2047,8 @@ class FiguresTest(TempDir):
         plots = self.write_figure('title = "By size"\nx = "cells"\ny = "ms/gen"\nlog_x = true\n')
         res = synthetic.standard_run(self.tmp / "results")
         out = self.tmp / "report"
-        proc = run_generator("--results", res, "--tables", TABLES, "--plots", plots, "--out", out)
+        proc = run_generator("--results", res, "--tables", self.one_table(), "--plots", plots,
+                             "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue((out / "figure-f.png").is_file())
         index = dom.parse((out / "figures.html").read_text())
@@ -2059,7 +2064,8 @@ class FiguresTest(TempDir):
         self.assertTrue(figure.ideal)
         res = synthetic.standard_run(self.tmp / "results")
         out = self.tmp / "report"
-        proc = run_generator("--results", res, "--tables", TABLES, "--plots", plots, "--out", out)
+        proc = run_generator("--results", res, "--tables", self.one_table(), "--plots", plots,
+                             "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue((out / "figure-f.png").is_file())
 
@@ -2080,7 +2086,8 @@ class FiguresTest(TempDir):
         for text, message in cases.items():
             plots = self.write_figure(text, "bad.toml")
             proc = run_generator(
-                "--results", res, "--tables", TABLES, "--plots", plots, "--out", self.tmp / "o"
+                "--results", res, "--tables", self.one_table(), "--plots", plots,
+                "--out", self.tmp / "o",
             )
             self.assertEqual(proc.returncode, 1, text)
             self.assertTrue(proc.stderr.startswith(PREFIX), proc.stderr)
