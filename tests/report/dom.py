@@ -58,6 +58,15 @@ class Node:
             and all(n.attrs.get(k) == v for k, v in wanted.items())
         ]
 
+    def lookup(self, tag: str, *names: str) -> dict[tuple[str, ...], "Node"]:
+        """Descendants `tag` by the values of their attributes `names`, the first of each: one
+        walk of the tree for many finds (a page's cells)."""
+        table: dict[tuple[str, ...], Node] = {}
+        for n in self.iter():
+            if n.tag == tag and all(k in n.attrs for k in names):
+                table.setdefault(tuple(n.attrs[k] for k in names), n)
+        return table
+
     def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> "Node | None":
         found = self.find_all(tag, cls, **attrs)
         return found[0] if found else None

@@ -249,15 +249,16 @@ class Checker:
             return column.get("unit", spec["unit"]) not in (
                 "s", "ms", "us", "s/gen", "ms/gen", "us/gen")
 
+        names = ("data-kind", "data-row", "data-col")
+        published_cells, cells = root.lookup("td", *names), block.lookup("td", *names)
         measured: dict[tuple[str, str], float | None] = {}
         for row in rows:
             for i, (column, column_spec) in enumerate(zip(columns, spec["columns"])):
                 key = (row["name"], column)
                 where = f"{row['name']} / {column}"
-                pub = root.find("td", data_kind="published", data_row=key[0], data_col=column)
-                mea = block.find("td", data_kind="measured", data_row=key[0], data_col=column)
-                rat = block.find("td", data_kind="ratio", data_row=key[0], data_col=column)
-                nor = block.find("td", data_kind="normalised", data_row=key[0], data_col=column)
+                pub = published_cells.get(("published", key[0], column))
+                mea, rat, nor = (cells.get((kind, key[0], column))
+                                 for kind in ("measured", "ratio", "normalised"))
                 if column in hidden:
                     if mea or rat or nor:
                         self.fail(page, f"{where}: published only, yet in the measured grids")
@@ -301,8 +302,8 @@ class Checker:
                 if a is not None and b is not None:
                     # The cells shown, or where they come from different runs, the one run's
                     # two values the cell names.
-                    expected = self.one_run_quotient(block.find(
-                        "td", data_kind="measured", data_row=row["name"], data_col=column))
+                    expected = self.one_run_quotient(
+                        cells.get(("measured", row["name"], column)))
                     expected = a / b if expected is None else expected
                     if value is None or not close(value, expected, 0.012):
                         self.fail(
@@ -404,7 +405,7 @@ class Checker:
         from PIL import Image
 
         with Image.open(shot) as im:
-            screen = im.convert("RGB")
+            screen = _colours(im.convert("RGB"))  # once for the page's plots
         for img in images:
             src = img.attrs.get("src", "")
             path = (self.report / src).resolve()
@@ -423,12 +424,12 @@ class Checker:
                 continue
             self.check_rendered(name, src, plot, screen, width * height)
 
-    def check_rendered(self, name: str, src: str, plot, screen, shown_area: int):
-        """The screenshot holds the plot: its background and its data colour are there."""
+    def check_rendered(self, name: str, src: str, plot, screen_colours: Counter, shown_area: int):
+        """The screenshot (its colours, `screen_colours`) holds the plot: its background and
+        its data colour are there."""
         plot_colours = _colours(plot)
         background, background_n = plot_colours.most_common(1)[0]
         saturated = Counter({c: n for c, n in plot_colours.items() if max(c) - min(c) > 90})
-        screen_colours = _colours(screen)
 
         def count(colour, tolerance):
             return sum(
