@@ -9,8 +9,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               "warp across 32 adjacent words, rows_per_thread rows per lane in registers, "
               "steps_per_launch generations per launch, neighbour words by shuffles, "
               "horizontal sums once per row, 9 LOP3 per word and generation"},
-    .axes = lifebench::cuda::life_wide::with_fitted_rows(lifebench::cuda::life_wide::axes(),
-                                                         "the grid"),
+    .axes = lifebench::cuda::life_wide::whole_grid_axes(),
     .unavailable = lifebench::cuda::life_wide::unavailable,
     .unsupported = lifebench::cuda::life_wide::WideSimulator::unsupported,
     .verify_generations = lifebench::cuda_packed::two_launches_and_three,

@@ -103,6 +103,45 @@ TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
   }
 }
 
+TEST(WideSimulator, PersistentLaunchMatchesTheReference) {
+  if (!device_has(std::size_t{1} << 22)) GTEST_SKIP() << "no CUDA device";
+  // 7 passes in one persistent launch, then 3 single generations; 6 passes are a persistent
+  // launch of 5 and a launch of one. 64 x 64 is one tile a pass (2 with 33 rows); 4096 x 1024
+  // has fewer tiles a pass than a device holds warps, so that warps of several passes wait
+  // on each other.
+  for (const Shape shape : {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}}) {
+    for (const int steps : {4, 8, 16}) {
+      for (const int passes : {7, 6}) {
+        const Problem problem{kConway, shape, Boundary::torus};
+        const Grid start = make_soup(SoupSpec{shape, 0.35, static_cast<std::uint64_t>(steps)});
+        const int generations = passes * steps + (passes == 7 ? 3 : 0);
+        const Grid expected = reference_advance(problem, Grid(start), generations);
+        for (const int rows : {33, 64, 171}) {
+          wide::Config config = config_of(wide::Schedule::wavefront);
+          config.rows = rows;
+          config.steps = steps;
+          config.persistent = true;
+          WideSimulator simulator(problem, config);
+          simulator.upload(start);
+          simulator.advance(static_cast<std::uint64_t>(generations));
+          const auto difference = first_difference(expected, simulator.download());
+          EXPECT_FALSE(difference)
+              << shape.to_string() << ", " << generations << " generations, " << steps
+              << " a pass, " << rows << " rows a lane: " << difference->to_string();
+        }
+      }
+    }
+  }
+  // Fewer rows a lane than generations a pass: the tiles waited for would not hold every row
+  // read.
+  wide::Config config = config_of(wide::Schedule::wavefront);
+  config.rows = 8;
+  config.steps = 16;
+  config.persistent = true;
+  WideSimulator simulator(Problem{kConway, Shape{1024, 1000, 1}, Boundary::torus}, config);
+  EXPECT_THROW(simulator.advance(16), Error);
+}
+
 /// Rows first .. first + count - 1 of `soup` advanced by `generations` on its torus.
 std::vector<std::uint32_t> reference_rows(const SoupSpec& soup, std::int64_t first,
                                           std::int64_t count, std::int64_t generations) {

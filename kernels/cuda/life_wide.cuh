@@ -45,6 +45,10 @@ struct Config {
   int rows = 128; ///< registers: rows a lane holds; wavefront: rows a lane writes
   int steps = 8;  ///< generations per launch
   Shifts shifts = Shifts::funnel;
+  /// wavefront: the whole passes of `steps` generations in one launch whose warps take tile
+  /// after tile, each once its neighbours' previous pass is written (launch_persistent), not
+  /// one launch a pass
+  bool persistent = false;
 
   /// Rows a lane writes per launch of `steps` generations.
   [[nodiscard]] int written_rows() const {
@@ -92,6 +96,7 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "generation one more row at each end of a thread's column and one more cell at "
              "each end of a warp's 32 words go wrong";
     }
+    if (config.persistent) return "launch=persistent needs schedule=wavefront";
   } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
@@ -116,6 +121,13 @@ template <Shifts How>
 int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
            unsigned words_per_row, unsigned height, std::uint64_t generations, cudaStream_t stream);
 
+/// One persistent launch of config.steps generations a pass with the neighbour words shifted
+/// `How` (life_wide_kernels.cuh); instantiated once for each in life_wide_shifts.cu.
+template <Shifts How>
+void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
+                       unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
+                       cudaStream_t stream);
+
 } // namespace detail
 
 /// Why these kernels cannot run here (no CUDA device, or none this binary has code
@@ -136,6 +148,22 @@ inline int rows_for_launch(const Config& config, std::int64_t words_per_row, std
 /// generations it does. The caller swaps its buffers after each.
 int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
            unsigned words_per_row, unsigned height, std::uint64_t generations, cudaStream_t stream);
+
+/// Device words the progress of a persistent launch of `config` (launch_persistent) takes on
+/// a torus of `height` rows of `words_per_row` words.
+inline std::size_t progress_words(const Config& config, unsigned words_per_row, unsigned height) {
+  return progress_words(
+      launch_grid(words_per_row, height, written_rows(static_cast<unsigned>(config.rows), height)));
+}
+
+/// Enqueues on `stream` one launch of `passes` (odd) passes of config.steps generations each
+/// (schedule=wavefront), from `a` to `b` and back, the result in `b` (tori of height rows of
+/// words_per_row words): warps take the tiles of a pass in order, pass after pass, each tile
+/// once the tiles around it have written the previous pass. `progress` holds progress_words()
+/// device words. The caller swaps its buffers after it.
+void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
+                       unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
+                       cudaStream_t stream);
 
 /// Enqueues launches on `stream` until `generations` are done, from buffers[current]
 /// back and forth between the two (tori of height rows of words_per_row words);

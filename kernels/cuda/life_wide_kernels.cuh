@@ -127,15 +127,9 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
   if (config.schedule == Schedule::wavefront) {
     const auto rows = static_cast<unsigned>(config.rows);
     const LifeStep<How> step{m};
-    if (steps == 4) {
-      launch_wavefront<4>(in, out, words_per_row, height, rows, step, stream);
-    } else if (steps == 8) {
-      launch_wavefront<8>(in, out, words_per_row, height, rows, step, stream);
-    } else if (steps == 16) {
-      launch_wavefront<16>(in, out, words_per_row, height, rows, step, stream);
-    } else {
-      launch_wavefront<1>(in, out, words_per_row, height, rows, step, stream);
-    }
+    with_steps<1, 4, 8, 16>(steps, [&]<int S>() {
+      launch_wavefront<S>(in, out, words_per_row, height, rows, step, stream);
+    });
     return steps;
   }
   const auto [blocks, tiles] = grid(static_cast<unsigned>(config.rows - 2 * steps));
@@ -154,6 +148,17 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
     break;
   }
   return steps;
+}
+
+template <Shifts How>
+void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
+                       unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
+                       cudaStream_t stream) {
+  const LifeStep<How> step{{2U, 1U << 31}};
+  with_steps<4, 8, 16>(config.steps, [&]<int S>() {
+    launch_wavefront_persistent<S>(a, b, words_per_row, height, static_cast<unsigned>(config.rows),
+                                   passes, progress, step, stream);
+  });
 }
 
 } // namespace detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace lifebench::cuda::life_wide {
@@ -26,6 +27,18 @@ struct LaunchGrid {
 
 inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, std::int64_t rows) {
   return {(words_per_row + kOutputWords - 1) / kOutputWords, (height + rows - 1) / rows};
+}
+
+/// Device words of a persistent launch's progress over `grid` (life_wide_wavefront.cuh's
+/// Progress): a 64-bit count of the work items taken, and a count of passes for each tile.
+inline std::size_t progress_words(const LaunchGrid& grid) {
+  return 2 + static_cast<std::size_t>(grid.groups * grid.tiles);
+}
+
+/// The rows a lane of the wavefront schedule writes when asked for `rows` on a torus of `height`
+/// rows: at most all of them, once.
+template <class Int> Int written_rows(Int rows, Int height) {
+  return std::min(rows, height);
 }
 
 /// Warps an SM needs besides those it runs to keep its integer pipe busy (likely: with few

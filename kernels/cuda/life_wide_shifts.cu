@@ -13,5 +13,9 @@ namespace lifebench::cuda::life_wide {
 template int detail::launch<Shifts::LIFEBENCH_LIFE_WIDE_SHIFTS>(const Config&, const std::uint32_t*,
                                                                 std::uint32_t*, unsigned, unsigned,
                                                                 std::uint64_t, cudaStream_t);
+template void
+detail::launch_persistent<Shifts::LIFEBENCH_LIFE_WIDE_SHIFTS>(const Config&, std::uint32_t*,
+                                                              std::uint32_t*, unsigned, unsigned,
+                                                              unsigned, unsigned*, cudaStream_t);
 
 } // namespace lifebench::cuda::life_wide

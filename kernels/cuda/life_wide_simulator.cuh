@@ -9,6 +9,7 @@
 #include "lifebench/error.hpp"
 #include "lifebench/experiment.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
 #include <optional>
@@ -26,7 +27,8 @@ inline Config config_of(const Params& params) {
           static_cast<int>(params.get_int("steps_per_launch")),
           how == "multiply" ? Shifts::multiply
           : how == "mixed"  ? Shifts::mixed
-                            : Shifts::funnel};
+                            : Shifts::funnel,
+          params.has("launch") && params.get("launch") == "persistent"};
 }
 
 /// Whether `params` leave the rows a lane writes to be chosen for each grid the kernels run on
@@ -99,6 +101,19 @@ inline std::vector<Axis> axes() {
            "(FMA pipe), or west by a funnel shift and east by multiply-adds"}};
 }
 
+/// cuda-life-wide's axes: axes(), `launch` (its whole grid in one persistent launch or one a
+/// pass) and rows_per_thread=auto.
+inline std::vector<Axis> whole_grid_axes() {
+  auto all = axes();
+  all.push_back({"launch",
+                 "per_pass",
+                 {"per_pass", "persistent"},
+                 "per_pass: a launch each steps_per_launch generations; persistent "
+                 "(schedule=wavefront): one launch for them all, its warps taking tile after "
+                 "tile, pass after pass, each once the tiles around it wrote the pass before"});
+  return with_fitted_rows(std::move(all), "the grid");
+}
+
 /// `before`, then axes() with cuda-life-wide's fastest configuration as the defaults
 /// (wavefront, 512 rows), for the experiments that run these kernels on parts of a universe.
 inline std::vector<Axis> fastest_axes(std::vector<Axis> before = {}) {
@@ -153,7 +168,8 @@ public:
       : PackedSimulator(problem, config.instructions_per_cell(),
                         // each word read and written once per launch
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
-        config_(config) {}
+        config_(config),
+        progress_(config.persistent ? progress_words(config, words_per_row(), height()) : 0) {}
   WideSimulator(const Problem& problem, const Params& params)
       : WideSimulator(problem,
                       config_for_grid(params, problem.shape.width / 32, problem.shape.height)) {
@@ -179,13 +195,29 @@ protected:
 
 private:
   void launch(std::uint64_t generations) override {
+    if (config_.persistent) generations -= persistent_launch(generations);
     launches(generations, [&](const std::uint32_t* in, std::uint32_t* out, std::uint64_t left) {
       return life_wide::launch(config_, in, out, words_per_row(), height(), left, stream());
     });
   }
 
+  /// Enqueues the whole passes of config_.steps generations that fit in `generations` in one
+  /// persistent launch, but one where they are even (its result then in out(), where a launch
+  /// a pass leaves it); returns the generations it does.
+  std::uint64_t persistent_launch(std::uint64_t generations) {
+    constexpr std::uint64_t kMostPasses = (1ULL << 31) - 1; // odd
+    const std::uint64_t whole = std::min(generations / config_.steps, kMostPasses);
+    if (whole == 0) return 0;
+    const std::uint64_t passes = whole % 2 == 1 ? whole : whole - 1;
+    life_wide::launch_persistent(config_, in(), out(), words_per_row(), height(),
+                                 static_cast<unsigned>(passes), progress_.data(), stream());
+    swap();
+    return passes * static_cast<std::uint64_t>(config_.steps);
+  }
+
   Config config_;
-  bool fitted_ = false; ///< rows_per_thread=auto: config_.rows chosen for this grid
+  DeviceBuffer<unsigned> progress_; ///< launch=persistent: its warps' shared progress
+  bool fitted_ = false;             ///< rows_per_thread=auto: config_.rows chosen for this grid
 };
 
 /// This host's CUDA devices (none where CUDA cannot start).

@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <string>
 #include <type_traits>
 
 namespace lifebench::cuda::life_wide {
@@ -50,27 +52,29 @@ __device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row
                                  static_cast<std::size_t>(row) * row_bytes);
 }
 
-/// Wavefront schedule: warp (blockIdx.x, blockIdx.y * kWarpsPerBlock + threadIdx.y) writes
-/// words [c, c + 30) of rows [r, r + rows), its lanes streaming words c - 1 ... c + 30 of
-/// rows r - S ... r + rows + S - 1, wrapped around (torus). `step(level, v)` takes row i + 1
-/// of a generation and returns row i of the next, `level` (a Step::Level, zero at first)
-/// keeping what row i + 1 needs when row i + 2 comes. As the rows and cells near the ends go
-/// wrong, one more each generation, the first S and last S rows of a column are not written,
-/// nor lanes 0 and 31 (right up to 32 generations), whatever the (zero) initial state.
-/// `rows` is at most `height` (launch_wavefront), so the rows written do not wrap around
-/// (life::first_output): only the rows read do.
-template <int S, class Step>
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
-    wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-                    unsigned words_per_row, unsigned height, unsigned tiles, unsigned rows,
-                    Step step) {
-  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
-  if (tile >= tiles) return; // whole warps only
+/// Where a lane's column is read from: through the read-only data cache, where nothing
+/// writes the input while the launch runs, or from L2 (`ld.global.cg`), where other warps of
+/// the same launch wrote it (wavefront_persistent, after flags that say they did).
+enum class Reads { read_only, written_in_launch };
+
+/// The wavefront schedule's tile: the warp writes words [c, c + 30) of rows [r, r + rows) of
+/// group `group` and tile `tile`, its lanes streaming words c - 1 ... c + 30 of rows
+/// r - S ... r + rows + S - 1, wrapped around (torus). `step(level, v)` takes row i + 1 of a
+/// generation and returns row i of the next, `level` (a Step::Level, zero at first) keeping
+/// what row i + 1 needs when row i + 2 comes. As the rows and cells near the ends go wrong, one
+/// more each generation, the first S and last S rows of a column are not written, nor lanes 0
+/// and 31 (right up to 32 generations), whatever the (zero) initial state. `rows` is at most
+/// `height` (launch_wavefront), so the rows written do not wrap around (life::first_output):
+/// only the rows read do.
+template <int S, Reads From, class Step>
+__device__ __forceinline__ void
+wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+               unsigned words_per_row, unsigned height, unsigned rows, unsigned group,
+               unsigned tile, const Step& step) {
   const unsigned lane = threadIdx.x;
   const bool writes = lane - 1U < kWarp - 2U; // not lanes 0 and 31
   const unsigned column = life::wrap(
-      static_cast<long long>(life::first_output(blockIdx.x, kOutputWords, words_per_row)) - 1 +
-          lane,
+      static_cast<long long>(life::first_output(group, kOutputWords, words_per_row)) - 1 + lane,
       words_per_row);
   const unsigned first = life::first_output(tile, rows, height);
   unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
@@ -80,9 +84,9 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   // Rows loaded kAhead ahead of their use: more loads in flight per warp.
   std::uint32_t ahead[kAhead];
   const auto load = [&] {
-    const std::uint32_t v = __ldg(at_row(in + column, load_row, row_bytes));
+    const std::uint32_t* word = at_row(in + column, load_row, row_bytes);
     load_row = load_row + 1 == height ? 0 : load_row + 1;
-    return v;
+    return From == Reads::read_only ? __ldg(word) : __ldcg(word);
   };
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) {
@@ -116,16 +120,129 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   }
 }
 
+/// S generations from `in` to `out`: warp (blockIdx.y * kWarpsPerBlock + threadIdx.y) of
+/// block column blockIdx.x writes that tile of that group (wavefront_tile).
+template <int S, class Step>
+__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
+    wavefront_steps(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+                    unsigned words_per_row, unsigned height, unsigned tiles, unsigned rows,
+                    Step step) {
+  const unsigned tile = blockIdx.y * kWarpsPerBlock + threadIdx.y;
+  if (tile >= tiles) return; // whole warps only
+  wavefront_tile<S, Reads::read_only>(in, out, words_per_row, height, rows, blockIdx.x, tile, step);
+}
+
+/// What the warps of a persistent launch share, in device memory zeroed before it
+/// (progress_words): the next work item to take, then for each tile (group-major within a
+/// row of tiles) how many of the launch's passes it has written.
+struct Progress {
+  unsigned long long* next;
+  unsigned* passes_done;
+};
+
+/// Waits until the tiles around (group, tile), one group and two rows of tiles either way
+/// (wrapped), have written `pass` passes. With `rows` at least S, those hold the rows the tile
+/// reads in pass `pass` (S above and below its own, the last tile of a column moved back by
+/// less than `rows`), and the tiles that read in pass `pass` - 1 the rows it is about to
+/// overwrite.
+__device__ __forceinline__ void wait_for_neighbours(unsigned* passes_done, unsigned pass,
+                                                    unsigned group, unsigned tile, unsigned groups,
+                                                    unsigned tiles) {
+  constexpr unsigned kNeighbours = 3 * 5;
+  const unsigned neighbour = threadIdx.x % kNeighbours; // every lane acquires one
+  const unsigned g = (group + groups + neighbour % 3 - 1) % groups;
+  const unsigned t = (tile + 2 * tiles + neighbour / 3 - 2) % tiles;
+  const ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> done(passes_done[t * groups + g]);
+  // The whole warp loops until every lane's neighbour is done: the loop stays convergent, and
+  // so do the shuffles of the tile after it.
+  while (!__all_sync(0xFFFFFFFFU, done.load(::cuda::memory_order_acquire) >= pass)) {
+    __nanosleep(256);
+  }
+}
+
+/// Blocks an SM holds of wavefront_steps<S> (ptxas, sm_90: 56, 93 and 166 registers a thread
+/// for S = 4, 8 and 16), which wavefront_persistent<S> keeps: without the bound, its loop over
+/// tiles took 107 registers at S = 8, and four blocks an SM.
+constexpr int wavefront_blocks_per_sm(int steps) {
+  return steps <= 4 ? 9 : steps <= 8 ? 5 : 3;
+}
+
+/// `passes` passes of S generations each (an odd number: the result in `b`) from `a`, in one
+/// launch of as many blocks as the SMs hold: each warp takes the next tile of the next pass
+/// (row of tiles after row of tiles, pass after pass) as soon as it is done with one, and
+/// starts it once its neighbours' previous pass is written (wait_for_neighbours). No warp
+/// waits on a tile taken after its own, so the launch ends whatever blocks are resident.
+template <int S, class Step>
+__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm(S))
+    wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
+                         unsigned height, unsigned groups, unsigned tiles, unsigned rows,
+                         unsigned passes, Progress progress, Step step) {
+  const unsigned long long per_pass = static_cast<unsigned long long>(groups) * tiles;
+  for (;;) {
+    unsigned long long item = 0;
+    if (threadIdx.x == 0) item = atomicAdd(progress.next, 1ULL);
+    item = __shfl_sync(0xFFFFFFFFU, item, 0);
+    if (__all_sync(0xFFFFFFFFU, item >= per_pass * passes)) return; // the same item in every lane
+    const auto pass = static_cast<unsigned>(item / per_pass);
+    const auto within = static_cast<unsigned>(item % per_pass);
+    const unsigned tile = within / groups;
+    const unsigned group = within % groups;
+    wait_for_neighbours(progress.passes_done, pass, group, tile, groups, tiles);
+    const bool odd = (pass & 1U) != 0;
+    wavefront_tile<S, Reads::written_in_launch>(odd ? b : a, odd ? a : b, words_per_row, height,
+                                                rows, group, tile, step);
+    // Every lane's rows written before any lane says the tile is: each reader acquires one
+    // lane's release.
+    __threadfence();
+    __syncwarp();
+    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(
+        progress.passes_done[tile * groups + group])
+        .store(pass + 1, ::cuda::memory_order_release);
+  }
+}
+
 /// Enqueues wavefront_steps<S> on `stream` over a torus of `height` rows of `words_per_row`
 /// words, `rows` rows a lane writes (`height` where `rows` is more: all of them, once).
 template <int S, class Step>
 void launch_wavefront(const std::uint32_t* in, std::uint32_t* out, unsigned words_per_row,
                       unsigned height, unsigned rows, const Step& step, cudaStream_t stream) {
-  rows = std::min(rows, height);
+  rows = written_rows(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
   const dim3 blocks(static_cast<unsigned>(g.groups), static_cast<unsigned>(g.block_rows()));
   wavefront_steps<S><<<blocks, dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
       in, out, words_per_row, height, static_cast<unsigned>(g.tiles), rows, step);
+}
+
+/// Enqueues wavefront_persistent<S> on `stream`: `passes` (odd) passes of S generations from
+/// `a`, the result in `b`, over a torus as launch_wavefront's; `progress` holds
+/// progress_words() of launch_grid(words_per_row, height, rows) (rows as launch_wavefront takes
+/// them). Throws Error where `rows` are fewer than S on a column of several tiles (the
+/// neighbours waited for would not hold every row read).
+template <int S, class Step>
+void launch_wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
+                                 unsigned height, unsigned rows, unsigned passes,
+                                 unsigned* progress, const Step& step, cudaStream_t stream) {
+  rows = written_rows(rows, height);
+  const LaunchGrid g = launch_grid(words_per_row, height, rows);
+  if (passes % 2 == 0) throw Error("a persistent launch makes an odd number of passes");
+  if (g.tiles > 1 && rows < static_cast<unsigned>(S)) {
+    throw Error("a persistent launch needs at least " + std::to_string(S) +
+                " rows a lane on a column of several tiles");
+  }
+  LIFEBENCH_CUDA_CALL(cudaMemsetAsync(progress, 0, progress_words(g) * sizeof(unsigned), stream));
+  int per_sm = 0;
+  LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, wavefront_persistent<S, Step>, kWarp * kWarpsPerBlock, 0));
+  const Progress shared{reinterpret_cast<unsigned long long*>(progress), progress + 2};
+  wavefront_persistent<S><<<per_sm * sm_count(), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
+      a, b, words_per_row, height, static_cast<unsigned>(g.groups), static_cast<unsigned>(g.tiles),
+      rows, passes, shared, step);
+}
+
+/// `call.template operator()<S>()` for the S among `Ss` that equals `steps` (one of them).
+template <int... Ss, class Call> void with_steps(int steps, Call&& call) {
+  const bool called = ((steps == Ss && (call.template operator()<Ss>(), true)) || ...);
+  if (!called) throw Error("no kernel of " + std::to_string(steps) + " generations a launch");
 }
 
 } // namespace lifebench::cuda::life_wide
