@@ -60,9 +60,9 @@ private:
     } else if (line.front() == '.' || line.front() == '*') {
       read_row(line, n);
     } else if (line.front() == '-' || (line.front() >= '0' && line.front() <= '9')) {
-      const auto words = detail::split_words(line);
-      if (words.size() != 2) fail(n, 0, "expected a cell \"x y\"");
-      add(coordinate(words[0], n), coordinate(words[1], n), 1);
+      detail::split_words(line, words_);
+      if (words_.size() != 2) fail(n, 0, "expected a cell \"x y\"");
+      add(coordinate(words_[0], n), coordinate(words_[1], n), 1);
     } else {
       fail(n, 0,
            "expected a row of '.' and '*', a cell \"x y\" or a '#' line, found '" +
@@ -159,6 +159,7 @@ private:
   static constexpr std::size_t kFirstCompaction = std::size_t{1} << 12;
   std::size_t compact_at_ = kFirstCompaction; ///< the size of runs_ that calls compact()
   Box box_;
+  std::vector<detail::Word> words_; ///< a cell line's words, its memory kept line after line
 };
 
 } // namespace

@@ -30,16 +30,22 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
-std::vector<Word> split_words(std::string_view line) {
-  std::vector<Word> words;
+void split_words(std::string_view line, std::vector<Word>& words) {
+  words.clear();
   std::size_t at = 0;
   for (;;) {
     at = line.find_first_not_of(" \t", at);
-    if (at == std::string_view::npos) return words;
+    if (at == std::string_view::npos) return;
     const auto end = std::min(line.find_first_of(" \t", at), line.size());
     words.push_back({line.substr(at, end - at), at});
     at = end;
   }
+}
+
+std::vector<Word> split_words(std::string_view line) {
+  std::vector<Word> words;
+  split_words(line, words);
+  return words;
 }
 
 std::optional<std::int64_t> parse_integer(std::string_view text, std::int64_t limit) {

@@ -28,6 +28,9 @@ struct Word {
 
 /// The words of `line`, separated by spaces and tabs.
 std::vector<Word> split_words(std::string_view line);
+/// The same into `words` (emptied first), reusing its memory: for a reader that splits every
+/// line of a file (a Life 1.06 file lists a cell a line).
+void split_words(std::string_view line, std::vector<Word>& words);
 
 /// The integer `text` spells (an optional '-', then decimal digits only), if its magnitude is
 /// at most `limit`.
