@@ -105,10 +105,10 @@ TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
 
 TEST(WideSimulator, PersistentLaunchMatchesTheReference) {
   if (!device_has(std::size_t{1} << 22)) GTEST_SKIP() << "no CUDA device";
-  // 7 passes in one persistent launch, then 3 single generations; 6 passes are a persistent
-  // launch of 5 and a launch of one. 64 x 64 is one tile a pass (2 with 33 rows); 4096 x 1024
-  // has fewer tiles a pass than a device holds warps, so that warps of several passes wait
-  // on each other.
+  // 7 passes in one persistent launch, then 3 single generations (the result in the other
+  // buffer); 6 passes, the result in the first. 64 x 64 is one tile a pass (2 with 33 rows); 4096 x
+  // 1024 has fewer tiles a pass than a device holds warps, so that warps of several passes wait on
+  // each other.
   for (const Shape shape : {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}}) {
     for (const int steps : {4, 8, 16}) {
       for (const int passes : {7, 6}) {

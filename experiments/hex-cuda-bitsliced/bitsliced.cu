@@ -100,7 +100,7 @@ private:
     const int steps = steps_per_launch_;
     if (logic_ == Logic::wavefront) {
       const std::int64_t rows =
-          cuda::life_wide::written_rows<std::int64_t>(rows_for(steps), shape.height);
+          cuda::life_wide::clamped_rows<std::int64_t>(rows_for(steps), shape.height);
       const auto grid =
           cuda::life_wide::launch_grid(2 * words_per_row<Word>(shape.width), shape.height, rows);
       const double lop3 = static_cast<double>(grid.groups * grid.tiles) * kLanes *

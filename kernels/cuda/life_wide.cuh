@@ -97,6 +97,9 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "each end of a warp's 32 words go wrong";
     }
     if (config.persistent) return "launch=persistent needs schedule=wavefront";
+  } else if (config.persistent && config.rows < config.steps) {
+    return "launch=persistent needs at least steps_per_launch rows a lane: the tiles it waits "
+           "for hold the rows read only then";
   } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
@@ -153,14 +156,14 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
 /// a torus of `height` rows of `words_per_row` words.
 inline std::size_t progress_words(const Config& config, unsigned words_per_row, unsigned height) {
   return progress_words(
-      launch_grid(words_per_row, height, written_rows(static_cast<unsigned>(config.rows), height)));
+      launch_grid(words_per_row, height, clamped_rows(static_cast<unsigned>(config.rows), height)));
 }
 
-/// Enqueues on `stream` one launch of `passes` (odd) passes of config.steps generations each
-/// (schedule=wavefront), from `a` to `b` and back, the result in `b` (tori of height rows of
-/// words_per_row words): warps take the tiles of a pass in order, pass after pass, each tile
-/// once the tiles around it have written the previous pass. `progress` holds progress_words()
-/// device words. The caller swaps its buffers after it.
+/// Enqueues on `stream` one launch of `passes` passes of config.steps generations each
+/// (schedule=wavefront), from `a` to `b` and back, the result in `b` after an odd number of
+/// passes and in `a` after an even one (tori of height rows of words_per_row words): warps take the
+/// tiles of a pass in order, pass after pass, each tile once the tiles around it have written the
+/// previous pass. `progress` holds progress_words() device words.
 void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
                        unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
                        cudaStream_t stream);

@@ -117,7 +117,7 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
            unsigned words_per_row, unsigned height, std::uint64_t generations,
            cudaStream_t stream) {
   const dim3 block(kWarp, kWarpsPerBlock);
-  const Multipliers m{2U, 1U << 31};
+  const Multipliers m = kMultipliers;
   const auto grid = [&](unsigned rows) {
     const LaunchGrid g = launch_grid(words_per_row, height, rows);
     return std::pair{dim3(static_cast<unsigned>(g.groups), static_cast<unsigned>(g.block_rows())),
@@ -154,7 +154,7 @@ template <Shifts How>
 void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
                        unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
                        cudaStream_t stream) {
-  const LifeStep<How> step{{2U, 1U << 31}};
+  const LifeStep<How> step{kMultipliers};
   with_steps<4, 8, 16>(config.steps, [&]<int S>() {
     launch_wavefront_persistent<S>(a, b, words_per_row, height, static_cast<unsigned>(config.rows),
                                    passes, progress, step, stream);

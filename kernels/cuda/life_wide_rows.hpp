@@ -37,7 +37,7 @@ inline std::size_t progress_words(const LaunchGrid& grid) {
 
 /// The rows a lane of the wavefront schedule writes when asked for `rows` on a torus of `height`
 /// rows: at most all of them, once.
-template <class Int> Int written_rows(Int rows, Int height) {
+template <class Int> Int clamped_rows(Int rows, Int height) {
   return std::min(rows, height);
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -201,17 +202,16 @@ private:
     });
   }
 
-  /// Enqueues the whole passes of config_.steps generations that fit in `generations` in one
-  /// persistent launch, but one where they are even (its result then in out(), where a launch
-  /// a pass leaves it); returns the generations it does.
+  /// Enqueues the whole passes of config_.steps generations in `generations` (as many as an
+  /// unsigned counts: a launch each for the rest) in one persistent launch; returns the
+  /// generations it does.
   std::uint64_t persistent_launch(std::uint64_t generations) {
-    constexpr std::uint64_t kMostPasses = (1ULL << 31) - 1; // odd
-    const std::uint64_t whole = std::min(generations / config_.steps, kMostPasses);
-    if (whole == 0) return 0;
-    const std::uint64_t passes = whole % 2 == 1 ? whole : whole - 1;
+    const std::uint64_t passes =
+        std::min<std::uint64_t>(generations / config_.steps, std::numeric_limits<unsigned>::max());
+    if (passes == 0) return 0;
     life_wide::launch_persistent(config_, in(), out(), words_per_row(), height(),
                                  static_cast<unsigned>(passes), progress_.data(), stream());
-    swap();
+    if (passes % 2 == 1) swap(); // the result in out(), as a launch a pass leaves it
     return passes * static_cast<std::uint64_t>(config_.steps);
   }
 

@@ -27,6 +27,7 @@ struct Multipliers {
   std::uint32_t two;
   std::uint32_t half;
 };
+constexpr Multipliers kMultipliers{2U, 1U << 31}; // x·2 and x·2^31
 
 /// A row word's cells' west and east neighbours, the words beside it coming from the
 /// adjacent lanes (lanes 0 and 31 get their own, wrong), shifted `How`.
@@ -64,8 +65,8 @@ enum class Reads { read_only, written_in_launch };
 /// what row i + 1 needs when row i + 2 comes. As the rows and cells near the ends go wrong, one
 /// more each generation, the first S and last S rows of a column are not written, nor lanes 0
 /// and 31 (right up to 32 generations), whatever the (zero) initial state. `rows` is at most
-/// `height` (launch_wavefront), so the rows written do not wrap around (life::first_output):
-/// only the rows read do.
+/// `height` (both launches clamp it), so the rows written do not wrap around
+/// (life::first_output): only the rows read do. The last kAhead rows loaded are never used.
 template <int S, Reads From, class Step>
 __device__ __forceinline__ void
 wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
@@ -158,16 +159,18 @@ __device__ __forceinline__ void wait_for_neighbours(unsigned* passes_done, unsig
   while (!__all_sync(0xFFFFFFFFU, done.load(::cuda::memory_order_acquire) >= pass)) {
     __nanosleep(256);
   }
+  __syncwarp(); // each lane's acquire ordered before every lane's loads and stores (a vote is not)
 }
 
-/// Blocks an SM holds of wavefront_steps<S> (ptxas, sm_90: 56, 93 and 166 registers a thread
-/// for S = 4, 8 and 16), which wavefront_persistent<S> keeps: without the bound, its loop over
-/// tiles took 107 registers at S = 8, and four blocks an SM.
+/// Blocks an SM holds of wavefront_persistent<S>: those of wavefront_steps<S> (ptxas, sm_90,
+/// funnel shifts: 56, 93 and 166 registers a thread for S = 4, 8 and 16; 9, 5 and 3 blocks)
+/// where its loop over tiles fits them without spilling. Without the bound it took 107
+/// registers at S = 8, and four blocks an SM; at S = 4 the multiply-add shifts spill with 9.
 constexpr int wavefront_blocks_per_sm(int steps) {
-  return steps <= 4 ? 9 : steps <= 8 ? 5 : 3;
+  return steps <= 4 ? 8 : steps <= 8 ? 5 : 3;
 }
 
-/// `passes` passes of S generations each (an odd number: the result in `b`) from `a`, in one
+/// `passes` passes of S generations each from `a` (the result in `b` after an odd number), in one
 /// launch of as many blocks as the SMs hold: each warp takes the next tile of the next pass
 /// (row of tiles after row of tiles, pass after pass) as soon as it is done with one, and
 /// starts it once its neighbours' previous pass is written (wait_for_neighbours). No warp
@@ -206,15 +209,16 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
 template <int S, class Step>
 void launch_wavefront(const std::uint32_t* in, std::uint32_t* out, unsigned words_per_row,
                       unsigned height, unsigned rows, const Step& step, cudaStream_t stream) {
-  rows = written_rows(rows, height);
+  rows = clamped_rows(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
   const dim3 blocks(static_cast<unsigned>(g.groups), static_cast<unsigned>(g.block_rows()));
   wavefront_steps<S><<<blocks, dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
       in, out, words_per_row, height, static_cast<unsigned>(g.tiles), rows, step);
 }
 
-/// Enqueues wavefront_persistent<S> on `stream`: `passes` (odd) passes of S generations from
-/// `a`, the result in `b`, over a torus as launch_wavefront's; `progress` holds
+/// Enqueues wavefront_persistent<S> on `stream`: `passes` passes of S generations from `a`
+/// (the result in `b` after an odd number, in `a` after an even one), over a torus as
+/// launch_wavefront's; `progress` holds
 /// progress_words() of launch_grid(words_per_row, height, rows) (rows as launch_wavefront takes
 /// them). Throws Error where `rows` are fewer than S on a column of several tiles (the
 /// neighbours waited for would not hold every row read).
@@ -222,9 +226,8 @@ template <int S, class Step>
 void launch_wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
                                  unsigned height, unsigned rows, unsigned passes,
                                  unsigned* progress, const Step& step, cudaStream_t stream) {
-  rows = written_rows(rows, height);
+  rows = clamped_rows(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
-  if (passes % 2 == 0) throw Error("a persistent launch makes an odd number of passes");
   if (g.tiles > 1 && rows < static_cast<unsigned>(S)) {
     throw Error("a persistent launch needs at least " + std::to_string(S) +
                 " rows a lane on a column of several tiles");

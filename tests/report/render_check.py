@@ -405,7 +405,7 @@ class Checker:
         from PIL import Image
 
         with Image.open(shot) as im:
-            screen = _colours(im.convert("RGB"))  # once for the page's plots
+            screen_colours = _colours(im.convert("RGB"))  # once for the page's plots
         for img in images:
             src = img.attrs.get("src", "")
             path = (self.report / src).resolve()
@@ -422,7 +422,7 @@ class Checker:
             if width < 200 or height < 100:
                 self.fail(name, f"plot {src}: shown at {width}x{height}")
                 continue
-            self.check_rendered(name, src, plot, screen, width * height)
+            self.check_rendered(name, src, plot, screen_colours, width * height)
 
     def check_rendered(self, name: str, src: str, plot, screen_colours: Counter, shown_area: int):
         """The screenshot (its colours, `screen_colours`) holds the plot: its background and
