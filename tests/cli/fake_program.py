@@ -38,8 +38,12 @@ def main():
             f.write("x = 1, y = 1, rule = B3/S23:T65,64\no!\n")
     elif mode == "hang":  # with a child, which must not outlive it
         child = subprocess.Popen(["sleep", "600"])
-        with open(os.environ["FAKE_PIDS"], "a") as f:
+        # Written whole under another name, then renamed: a test acts as soon as the file exists
+        # (an interrupt then may come before a write into it).
+        pids = os.environ["FAKE_PIDS"]
+        with open(pids + ".part", "w") as f:
             f.write("%d\n%d\n" % (os.getpid(), child.pid))
+        os.replace(pids + ".part", pids)
         time.sleep(600)
     else:
         sys.exit("fake_program: unknown mode " + mode)
