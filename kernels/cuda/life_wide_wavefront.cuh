@@ -134,8 +134,8 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
 }
 
 /// What the warps of a persistent launch share, in device memory zeroed before it
-/// (progress_words): the next work item to take, then for each tile (group-major within a
-/// row of tiles) how many of the launch's passes it has written.
+/// (progress_words): the next work item to take, then for each tile (the groups of a row of
+/// tiles side by side) how many of the launch's passes it has written.
 struct Progress {
   unsigned long long* next;
   unsigned* passes_done;
