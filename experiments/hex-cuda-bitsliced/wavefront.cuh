@@ -54,20 +54,9 @@ void enqueue_shifted_wavefront(const Launch& launch, const HalfRule& half_rule) 
   const auto height = static_cast<unsigned>(g.height);
   const auto rows = static_cast<unsigned>(g.rows);
   const HexStep<How, HalfRule> step{half_rule, {g.two, g.two << 30}};
-  switch (g.steps) {
-  case 1:
-    wide::launch_wavefront<1>(in, out, words, height, rows, step, launch.stream);
-    break;
-  case 2:
-    wide::launch_wavefront<2>(in, out, words, height, rows, step, launch.stream);
-    break;
-  case 4:
-    wide::launch_wavefront<4>(in, out, words, height, rows, step, launch.stream);
-    break;
-  default:
-    wide::launch_wavefront<8>(in, out, words, height, rows, step, launch.stream);
-    break;
-  }
+  wide::with_steps<1, 2, 4, 8>(g.steps, [&]<int S>() {
+    wide::launch_wavefront<S>(in, out, words, height, rows, step, launch.stream);
+  });
 }
 
 /// enqueue_shifted_wavefront by launch.madd: multiply-adds or funnel shifts.
