@@ -1,9 +1,10 @@
 // rows_per_thread=auto's cost model (kernels/cuda/life_wide_rows.hpp) against what one
-// H200 measured, on the host.
+// H200 measured, and the rows a persistent launch needs, on the host.
 #include "cuda/life_wide_rows.hpp"
 
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <string>
 #include <vector>
 
 namespace {
@@ -67,6 +68,16 @@ TEST(RowsForLaunch, ChoosesWhatTheReadmesSay) {
 TEST(RowsForLaunch, AtLeast32RowsEvenOnShortGrids) {
   EXPECT_EQ(rows_for_launch(64, 10, kSteps, kH200Sms), 32);
   EXPECT_EQ(rows_for_launch(64, 64, kSteps, 1), 32);
+}
+
+// launch=persistent: fewer rows a lane than generations a pass only on a column of one tile.
+TEST(PersistentRows, FewerThanStepsOnlyOnOneTile) {
+  EXPECT_FALSE(persistent_rows_unsupported(16, 1000, 16));
+  EXPECT_FALSE(persistent_rows_unsupported(8, 8, 16)); // one tile, the whole height
+  EXPECT_FALSE(persistent_rows_unsupported(8, 5, 16));
+  const auto reason = persistent_rows_unsupported(8, 1000, 16);
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("steps_per_launch (16)"), std::string::npos) << *reason;
 }
 
 } // namespace

@@ -97,12 +97,13 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "each end of a warp's 32 words go wrong";
     }
     if (config.persistent) return "launch=persistent needs schedule=wavefront";
-  } else if (config.persistent && config.rows < config.steps) {
-    return "launch=persistent needs at least steps_per_launch rows a lane: the tiles it waits "
-           "for hold the rows read only then";
   } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
+  } else if (config.persistent) {
+    if (auto reason = persistent_rows_unsupported(config.rows, height, config.steps)) {
+      return reason;
+    }
   }
   return height_unsupported(height, config.written_rows());
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace lifebench::cuda::life_wide {
 
@@ -33,6 +35,18 @@ inline LaunchGrid launch_grid(std::int64_t words_per_row, std::int64_t height, s
 /// Progress): a 64-bit count of the work items taken, and a count of passes for each tile.
 inline std::size_t progress_words(const LaunchGrid& grid) {
   return 2 + static_cast<std::size_t>(grid.groups * grid.tiles);
+}
+
+/// Why a persistent launch of `steps` generations a pass cannot have its lanes write `rows`
+/// rows on a torus of `height` rows, or nothing. The tiles a tile waits for (two rows of tiles
+/// either way) hold every row it reads only where it writes at least `steps` rows, or all of
+/// them.
+inline std::optional<std::string> persistent_rows_unsupported(std::int64_t rows,
+                                                              std::int64_t height, int steps) {
+  if (rows >= steps || rows >= height) return std::nullopt;
+  return "launch=persistent needs at least steps_per_launch (" + std::to_string(steps) +
+         ") rows a lane on a column of several tiles: the tiles it waits for hold every row it "
+         "reads only then";
 }
 
 /// The rows a lane of the wavefront schedule writes when asked for `rows` on a torus of `height`

@@ -220,18 +220,14 @@ void launch_wavefront(const std::uint32_t* in, std::uint32_t* out, unsigned word
 /// (the result in `b` after an odd number, in `a` after an even one), over a torus as
 /// launch_wavefront's; `progress` holds
 /// progress_words() of launch_grid(words_per_row, height, rows) (rows as launch_wavefront takes
-/// them). Throws Error where `rows` are fewer than S on a column of several tiles (the
-/// neighbours waited for would not hold every row read).
+/// them). Throws Error where persistent_rows_unsupported() says why it cannot.
 template <int S, class Step>
 void launch_wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
                                  unsigned height, unsigned rows, unsigned passes,
                                  unsigned* progress, const Step& step, cudaStream_t stream) {
+  if (auto reason = persistent_rows_unsupported(rows, height, S)) throw Error(*reason);
   rows = clamped_rows(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
-  if (g.tiles > 1 && rows < static_cast<unsigned>(S)) {
-    throw Error("a persistent launch needs at least " + std::to_string(S) +
-                " rows a lane on a column of several tiles");
-  }
   LIFEBENCH_CUDA_CALL(cudaMemsetAsync(progress, 0, progress_words(g) * sizeof(unsigned), stream));
   int per_sm = 0;
   LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
