@@ -47,6 +47,7 @@ WINDOW = (1400, 3200)
 TWO_SCREENS = 1800  # CSS pixels: the index's height at most, at WINDOW's width
 TIMEOUT_S = 120
 STATUSES = {"passed", "failed", "unverified", "not_run"}
+CELL_KEYS = ("data-kind", "data-row", "data-col")  # what names a grid's cell
 
 # (row, column) -> (status, value or None, text the cell must contain)
 Expectations = dict[tuple[str, str], tuple[str, float | None, str]]
@@ -223,10 +224,11 @@ class Checker:
             self.fail(page, f"published only: {sorted(hidden - devices - ratios)} are not "
                       "columns of a published device or ratios over one")
         charted = False
+        published_cells = root.lookup("td", *CELL_KEYS)
         # One measured, ratio and normalised grid per machine, each checked alike; the
         # expected values (of a one-machine run) in the first.
         for i, block in enumerate(root.find_all("div", cls="machine-grids") or [root]):
-            measured = self.check_grids(page, spec, root, block, hidden)
+            measured = self.check_grids(page, spec, published_cells, block, hidden)
             charted = charted or any(v is not None for v in measured.values())
             if i == 0 and self.expect and stem == self.expect_table:
                 for key in self.expect:
@@ -236,7 +238,7 @@ class Checker:
         return charted or any(p != "-" for r in rows for p in r["published"])
 
     def check_grids(
-        self, page: str, spec: dict, root: dom.Node, block: dom.Node, hidden: set
+        self, page: str, spec: dict, published_cells: dict, block: dom.Node, hidden: set
     ) -> dict:
         """One machine's grids (`block`, or the page's only ones) beside the published grid
         of the page: measured cells, ratios, normalised ratios and computed rows; returns the
@@ -249,8 +251,7 @@ class Checker:
             return column.get("unit", spec["unit"]) not in (
                 "s", "ms", "us", "s/gen", "ms/gen", "us/gen")
 
-        names = ("data-kind", "data-row", "data-col")
-        published_cells, cells = root.lookup("td", *names), block.lookup("td", *names)
+        cells = block.lookup("td", *CELL_KEYS)
         measured: dict[tuple[str, str], float | None] = {}
         for row in rows:
             for i, (column, column_spec) in enumerate(zip(columns, spec["columns"])):
