@@ -80,4 +80,31 @@ TEST(PersistentRows, FewerThanStepsOnlyOnOneTile) {
   EXPECT_NE(reason->find("steps_per_launch (16)"), std::string::npos) << *reason;
 }
 
+// launch=pipelined: tiles that cover the height evenly, each at least 2 S + kAhead rows, unless
+// one tile covers it.
+TEST(PipelinedRows, TilesCoverTheHeightEvenly) {
+  EXPECT_FALSE(pipelined_rows_unsupported(512, 16384, 8));
+  EXPECT_FALSE(pipelined_rows_unsupported(20, 1000, 8));
+  EXPECT_FALSE(pipelined_rows_unsupported(2000, 1000, 16)); // one tile, the whole height
+  EXPECT_FALSE(pipelined_rows_unsupported(8, 8, 16));
+  const auto uneven = pipelined_rows_unsupported(64, 1000, 8);
+  ASSERT_TRUE(uneven);
+  EXPECT_NE(uneven->find("divide the height (1000 rows)"), std::string::npos) << *uneven;
+  const auto short_tiles = pipelined_rows_unsupported(10, 1000, 8);
+  ASSERT_TRUE(short_tiles);
+  EXPECT_NE(short_tiles->find("(20)"), std::string::npos) << *short_tiles;
+}
+
+TEST(PipelinedRows, AutoTakesTheLongestDividingTile) {
+  EXPECT_EQ(pipelined_rows(16384, 8), 512);
+  EXPECT_EQ(pipelined_rows(1000, 8), 500);
+  EXPECT_EQ(pipelined_rows(1021, 8), 1021); // a prime: one tile
+  EXPECT_EQ(pipelined_rows(30, 16), 30);
+  for (const std::int64_t height : {64, 1000, 4096, 4128, 65536}) {
+    for (const int steps : {4, 8, 16}) {
+      const std::int64_t rows = pipelined_rows(height, steps);
+      EXPECT_FALSE(pipelined_rows_unsupported(rows, height, steps)) << height << ", " << steps;
+    }
+  }
+}
 } // namespace

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <utility>
@@ -103,41 +104,65 @@ TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
   }
 }
 
-TEST(WideSimulator, PersistentLaunchMatchesTheReference) {
-  if (!device_has(std::size_t{1} << 22)) GTEST_SKIP() << "no CUDA device";
-  // 7 passes in one persistent launch, then 3 single generations (the result in the other
-  // buffer); 6 passes, the result in the first. 64 x 64 is one tile a pass (2 with 33 rows); 4096 x
-  // 1024 has fewer tiles a pass than a device holds warps, so that warps of several passes wait on
-  // each other.
-  for (const Shape shape : {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}}) {
+/// 7 passes in one launch of `config` (persistent), then 3 single generations (the result in
+/// the other buffer); 6 passes, the result in the first; with 4, 8 and 16 generations a pass and
+/// each of `rows` that the launch takes on the shape.
+void expect_one_launch_matches(wide::Config config, std::initializer_list<Shape> shapes,
+                               std::initializer_list<int> rows) {
+  for (const Shape shape : shapes) {
     for (const int steps : {4, 8, 16}) {
       for (const int passes : {7, 6}) {
         const Problem problem{kConway, shape, Boundary::torus};
         const Grid start = make_soup(SoupSpec{shape, 0.35, static_cast<std::uint64_t>(steps)});
         const int generations = passes * steps + (passes == 7 ? 3 : 0);
         const Grid expected = reference_advance(problem, Grid(start), generations);
-        for (const int rows : {33, 64, 171}) {
-          wide::Config config = config_of(wide::Schedule::wavefront);
-          config.rows = rows;
+        for (const int r : rows) {
+          config.rows = r;
           config.steps = steps;
-          config.persistent = true;
+          if (wide::unsupported(config, shape.width / 32, shape.height)) continue;
           WideSimulator simulator(problem, config);
           simulator.upload(start);
           simulator.advance(static_cast<std::uint64_t>(generations));
           const auto difference = first_difference(expected, simulator.download());
           EXPECT_FALSE(difference)
               << shape.to_string() << ", " << generations << " generations, " << steps
-              << " a pass, " << rows << " rows a lane: " << difference->to_string();
+              << " a pass, " << r << " rows a lane: " << difference->to_string();
         }
       }
     }
   }
+}
+
+TEST(WideSimulator, PersistentLaunchMatchesTheReference) {
+  if (!device_has(std::size_t{1} << 22)) GTEST_SKIP() << "no CUDA device";
+  // 64 x 64 is one tile a pass (2 with 33 rows); 4096 x 1024 has fewer tiles a pass than a device
+  // holds warps, so that warps of several passes wait on each other.
+  wide::Config config = config_of(wide::Schedule::wavefront);
+  config.persistent = true;
+  expect_one_launch_matches(config, {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}},
+                            {33, 64, 171});
   // Fewer rows a lane than generations a pass: the tiles waited for would not hold every row
   // read.
-  wide::Config config = config_of(wide::Schedule::wavefront);
   config.rows = 8;
   config.steps = 16;
+  WideSimulator simulator(Problem{kConway, Shape{1024, 1000, 1}, Boundary::torus}, config);
+  EXPECT_THROW(simulator.advance(16), Error);
+}
+
+TEST(WideSimulator, PipelinedLaunchMatchesTheReference) {
+  if (!device_has(std::size_t{1} << 22)) GTEST_SKIP() << "no CUDA device";
+  // One tile a column (64 rows on 64 x 64, 1000 on 1024 x 1000), two, and many: 25 tiles of 40
+  // rows, whose loads past their own reach 2 S + 4 rows into the next (S = 8: 20 of 40); 4096 x
+  // 1024 in 16 tiles of 64 rows, fewer a pass than a device holds warps, so that many passes run at
+  // once.
+  wide::Config config = config_of(wide::Schedule::wavefront);
   config.persistent = true;
+  config.pipelined = true;
+  expect_one_launch_matches(config, {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}},
+                            {32, 40, 64, 500, 1000});
+  // Rows that do not divide the height.
+  config.rows = 64;
+  config.steps = 8;
   WideSimulator simulator(Problem{kConway, Shape{1024, 1000, 1}, Boundary::torus}, config);
   EXPECT_THROW(simulator.advance(16), Error);
 }

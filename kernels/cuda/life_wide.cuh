@@ -49,6 +49,10 @@ struct Config {
   /// after tile, each once its neighbours' previous pass is written (launch_persistent), not
   /// one launch a pass
   bool persistent = false;
+  /// persistent: each pass's tiles S rows below the pass before's, each started as soon as the
+  /// pass before has written its first rows (wavefront_pipelined), not once the tiles around it
+  /// are done
+  bool pipelined = false;
 
   /// Rows a lane writes per launch of `steps` generations.
   [[nodiscard]] int written_rows() const {
@@ -101,9 +105,9 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
   } else if (config.persistent) {
-    if (auto reason = persistent_rows_unsupported(config.rows, height, config.steps)) {
-      return reason;
-    }
+    auto reason = config.pipelined ? pipelined_rows_unsupported(config.rows, height, config.steps)
+                                   : persistent_rows_unsupported(config.rows, height, config.steps);
+    if (reason) return reason;
   }
   return height_unsupported(height, config.written_rows());
 }
@@ -156,8 +160,9 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
 /// Device words the progress of a persistent launch of `config` (launch_persistent) takes on
 /// a torus of `height` rows of `words_per_row` words.
 inline std::size_t progress_words(const Config& config, unsigned words_per_row, unsigned height) {
-  return progress_words(
-      launch_grid(words_per_row, height, clamped_rows(static_cast<unsigned>(config.rows), height)));
+  const LaunchGrid grid =
+      launch_grid(words_per_row, height, clamped_rows(static_cast<unsigned>(config.rows), height));
+  return config.pipelined ? pipelined_progress_words(grid) : progress_words(grid);
 }
 
 /// Enqueues on `stream` one launch of `passes` passes of config.steps generations each

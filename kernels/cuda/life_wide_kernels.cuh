@@ -155,9 +155,15 @@ void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
                        unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
                        cudaStream_t stream) {
   const LifeStep<How> step{kMultipliers};
+  const auto rows = static_cast<unsigned>(config.rows);
   with_steps<4, 8, 16>(config.steps, [&]<int S>() {
-    launch_wavefront_persistent<S>(a, b, words_per_row, height, static_cast<unsigned>(config.rows),
-                                   passes, progress, step, stream);
+    if (config.pipelined) {
+      launch_wavefront_pipelined<S>(a, b, words_per_row, height, rows, passes, progress, step,
+                                    stream);
+    } else {
+      launch_wavefront_persistent<S>(a, b, words_per_row, height, rows, passes, progress, step,
+                                     stream);
+    }
   });
 }
 

@@ -14,6 +14,7 @@ namespace lifebench::cuda::life_wide {
 constexpr unsigned kWarp = 32;
 constexpr unsigned kWarpsPerBlock = 4;       // independent warps, each its own tile
 constexpr unsigned kOutputWords = kWarp - 2; // lanes 0 and 31 only feed their neighbours
+constexpr int kAhead = 4; // schedule=wavefront: rows a lane loads ahead of their use
 
 /// A launch's blocks on a torus of `height` rows of `words_per_row` words, `rows` rows a
 /// lane writes: groups of kOutputWords words across, tiles of `rows` rows down,
@@ -47,6 +48,48 @@ inline std::optional<std::string> persistent_rows_unsupported(std::int64_t rows,
   return "launch=persistent needs at least steps_per_launch (" + std::to_string(steps) +
          ") rows a lane on a column of several tiles: the tiles it waits for hold every row it "
          "reads only then";
+}
+
+/// Passes of a pipelined launch whose counts of rows written each tile keeps at once: at most as
+/// many passes of one tile run at once.
+constexpr unsigned kPipelineSlots = 16;
+
+/// Device words of a pipelined launch's progress over `grid` (life_wide_wavefront.cuh's
+/// PipelineProgress): a 64-bit count of the work items taken, and for each tile kPipelineSlots
+/// 64-bit counts of rows written.
+inline std::size_t pipelined_progress_words(const LaunchGrid& grid) {
+  return 2 * (1 + kPipelineSlots * static_cast<std::size_t>(grid.groups * grid.tiles));
+}
+
+/// Why a pipelined launch (launch=pipelined) of `steps` generations a pass cannot have its lanes
+/// write `rows` rows on a torus of `height` rows, or nothing. Its tiles must cover the height
+/// evenly (each pass's tiles start `steps` rows below the pass before's, around the torus), and,
+/// on a column of several tiles, a tile's loads past its own rows (2 steps + kAhead) must stay
+/// within the next tile's.
+inline std::optional<std::string> pipelined_rows_unsupported(std::int64_t rows, std::int64_t height,
+                                                             int steps) {
+  if (rows >= height) return std::nullopt; // one tile a column: the whole height
+  if (height % rows != 0) {
+    return "launch=pipelined needs rows_per_thread to divide the height (" +
+           std::to_string(height) + " rows)";
+  }
+  if (rows < 2 * std::int64_t{steps} + kAhead) {
+    return "launch=pipelined needs at least 2 steps_per_launch + " + std::to_string(kAhead) +
+           " rows a lane (" + std::to_string(2 * steps + kAhead) + ") on a column of several tiles";
+  }
+  return std::nullopt;
+}
+
+/// rows_per_thread=auto for a pipelined launch: the most rows, up to 512, that divide `height`
+/// and that pipelined_rows_unsupported() takes (or the whole height where none does). Its passes
+/// run at once whatever the tiles' length, so long tiles only save the 2 `steps` rows each
+/// recomputes; 512 is the longest measured with the other launches.
+inline std::int64_t pipelined_rows(std::int64_t height, int steps) {
+  constexpr std::int64_t kLongest = 512;
+  for (std::int64_t rows = std::min(kLongest, height); rows >= 1; --rows) {
+    if (height % rows == 0 && !pipelined_rows_unsupported(rows, height, steps)) return rows;
+  }
+  return height;
 }
 
 /// The rows a lane of the wavefront schedule writes when asked for `rows` on a torus of `height`

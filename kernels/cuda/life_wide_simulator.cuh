@@ -29,7 +29,8 @@ inline Config config_of(const Params& params) {
           how == "multiply" ? Shifts::multiply
           : how == "mixed"  ? Shifts::mixed
                             : Shifts::funnel,
-          params.has("launch") && params.get("launch") == "persistent"};
+          params.has("launch") && params.get("launch") != "per_pass",
+          params.has("launch") && params.get("launch") == "pipelined"};
 }
 
 /// Whether `params` leave the rows a lane writes to be chosen for each grid the kernels run on
@@ -59,7 +60,10 @@ inline Config config_before_fitting(const Params& params) {
 inline Config config_for_grid(const Params& params, std::int64_t words_per_row,
                               std::int64_t height) {
   Config config = config_before_fitting(params);
-  if (fitted_rows(params)) config.rows = rows_for_launch(config, words_per_row, height);
+  if (fitted_rows(params)) {
+    config.rows = config.pipelined ? static_cast<int>(pipelined_rows(height, config.steps))
+                                   : rows_for_launch(config, words_per_row, height);
+  }
   return config;
 }
 
@@ -108,10 +112,13 @@ inline std::vector<Axis> whole_grid_axes() {
   auto all = axes();
   all.push_back({"launch",
                  "per_pass",
-                 {"per_pass", "persistent"},
+                 {"per_pass", "persistent", "pipelined"},
                  "per_pass: a launch each steps_per_launch generations; persistent "
                  "(schedule=wavefront): one launch for them all, its warps taking tile after "
-                 "tile, pass after pass, each once the tiles around it wrote the pass before"});
+                 "tile, pass after pass, each once the tiles around it wrote the pass before; "
+                 "pipelined: as persistent, each pass's tiles steps_per_launch rows below the "
+                 "pass before's, each started once the pass before has written its first rows "
+                 "(rows_per_thread dividing the height)"});
   return with_fitted_rows(std::move(all), "the grid");
 }
 

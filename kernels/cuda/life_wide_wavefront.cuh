@@ -10,6 +10,7 @@
 
 #include "cuda/life_lop3.cuh"
 #include "cuda/life_wide.cuh"
+#include "cuda/life_wide_pipeline.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,8 +20,6 @@
 #include <type_traits>
 
 namespace lifebench::cuda::life_wide {
-
-constexpr int kAhead = 4; // wavefront_steps: rows loaded ahead
 
 /// The multipliers of Shifts::multiply, kernel arguments so that they stay multiplications.
 struct Multipliers {
@@ -58,26 +57,37 @@ __device__ __forceinline__ Word* at_row(Word* column, unsigned row, unsigned row
 /// the same launch wrote it (wavefront_persistent, after flags that say they did).
 enum class Reads { read_only, written_in_launch };
 
-/// The wavefront schedule's tile: the warp writes words [c, c + 30) of rows [r, r + rows) of
-/// group `group` and tile `tile`, its lanes streaming words c - 1 ... c + 30 of rows
-/// r - S ... r + rows + S - 1, wrapped around (torus). `step(level, v)` takes row i + 1 of a
-/// generation and returns row i of the next, `level` (a Step::Level, zero at first) keeping
-/// what row i + 1 needs when row i + 2 comes. As the rows and cells near the ends go wrong, one
-/// more each generation, the first S and last S rows of a column are not written, nor lanes 0
-/// and 31 (right up to 32 generations), whatever the (zero) initial state. `rows` is at most
-/// `height` (both launches clamp it), so the rows written do not wrap around
-/// (life::first_output): only the rows read do. The last kAhead rows loaded are never used.
-template <int S, Reads From, class Step>
+/// What a tile does between its rows where no other warp of its launch writes what it reads
+/// (wavefront_steps, wavefront_persistent): nothing, its rows in one run that ends before the
+/// torus's last row.
+struct Unpaced {
+  static constexpr bool kWraps = false; ///< whether the rows written may pass the last row
+  static constexpr unsigned kRun = ~0U; ///< rows written between a wait and a count
+  __device__ void wait_for_loads(unsigned /*end*/) const {}
+  __device__ void written(unsigned /*rows*/) const {}
+};
+
+/// The wavefront schedule's column: the warp writes words [c, c + 30) of group `group`'s rows
+/// first ... first + rows - 1 (wrapped around where Pace::kWraps), its lanes streaming words
+/// c - 1 ... c + 30 of rows first - S ... first + rows + S - 1, wrapped around (torus).
+/// `step(level, v)` takes row i + 1 of a generation and returns row i of the next, `level` (a
+/// Step::Level, zero at first) keeping what row i + 1 needs when row i + 2 comes. As the rows and
+/// cells near the ends go wrong, one more each generation, the first S and last S rows of a
+/// column are not written, nor lanes 0 and 31 (right up to 32 generations), whatever the (zero)
+/// initial state. `rows` is at most `height` (the launches clamp it). The rows are written in runs
+/// of Pace::kRun: `pace.wait_for_loads(end)` comes before the run whose loads end with the
+/// end-th row loaded, `pace.written(n)` after the run that ends with the n-th row written. The
+/// last kAhead rows loaded are never used.
+template <int S, Reads From, class Step, class Pace>
 __device__ __forceinline__ void
-wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
-               unsigned words_per_row, unsigned height, unsigned rows, unsigned group,
-               unsigned tile, const Step& step) {
+wavefront_column(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+                 unsigned words_per_row, unsigned height, unsigned rows, unsigned group,
+                 unsigned first, const Step& step, const Pace& pace) {
   const unsigned lane = threadIdx.x;
   const bool writes = lane - 1U < kWarp - 2U; // not lanes 0 and 31
   const unsigned column = life::wrap(
       static_cast<long long>(life::first_output(group, kOutputWords, words_per_row)) - 1 + lane,
       words_per_row);
-  const unsigned first = life::first_output(tile, rows, height);
   unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
   const unsigned row_bytes = words_per_row * 4U;
 
@@ -89,6 +99,8 @@ wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__
     load_row = load_row + 1 == height ? 0 : load_row + 1;
     return From == Reads::read_only ? __ldg(word) : __ldcg(word);
   };
+  constexpr unsigned kLoadsBefore = 2 * S + kAhead; // rows loaded before the first row written
+  pace.wait_for_loads(kLoadsBefore);
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) {
     ahead[a] = load();
@@ -109,16 +121,36 @@ wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__
     return v;
   };
   // The first 2 S rows out are above the rows written: in a loop of their own, the one
-  // below tests neither that nor whether its row wraps around.
+  // below tests neither that nor (unless Pace::kWraps) whether its row wraps around.
 #pragma unroll 1
   for (unsigned j = 0; j < 2 * S; ++j) {
     next();
   }
+  unsigned out_row = first;
+  for (unsigned done = 0; done < rows;) {
+    const unsigned run = min(Pace::kRun, rows - done);
+    pace.wait_for_loads(kLoadsBefore + done + run);
 #pragma unroll 3
-  for (unsigned j = 0; j < rows; ++j) {
-    const std::uint32_t v = next();
-    if (writes) *at_row(out + column, first + j, row_bytes) = v;
+    for (unsigned j = 0; j < run; ++j) {
+      const std::uint32_t v = next();
+      if (writes) *at_row(out + column, out_row, row_bytes) = v;
+      ++out_row;
+      if constexpr (Pace::kWraps) out_row = out_row == height ? 0 : out_row;
+    }
+    done += run;
+    pace.written(done);
   }
+}
+
+/// The wavefront schedule's tile: wavefront_column over the rows of tile `tile`
+/// (life::first_output: the last one moved back, so that no row written wraps around).
+template <int S, Reads From, class Step>
+__device__ __forceinline__ void
+wavefront_tile(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+               unsigned words_per_row, unsigned height, unsigned rows, unsigned group,
+               unsigned tile, const Step& step) {
+  wavefront_column<S, From>(in, out, words_per_row, height, rows, group,
+                            life::first_output(tile, rows, height), step, Unpaced{});
 }
 
 /// S generations from `in` to `out`: warp (blockIdx.y * kWarpsPerBlock + threadIdx.y) of
@@ -204,6 +236,107 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
   }
 }
 
+/// What a tile of wavefront_pipelined does between its rows (life_wide_pipeline.hpp says where
+/// its rows are). Before each run of kRun rows it waits until the tiles it loads from, and those
+/// of the groups either side, have written the rows the run loads; after it, it says how many
+/// rows it has written. No tile waits for another's last rows, so a pass can start as soon as the
+/// pass before has written a few rows of each tile, and many passes run at once however long the
+/// tiles. That a tile has read rows before the pass after overwrites them follows: that pass
+/// overwrites row j only after loading row j + 2 S, which this tile wrote after loading row
+/// j + 4 S (the rows past the last loaded, kAhead of them, are never used). Passes of one tile run
+/// at once, so each keeps its count in a slot of its own (pipeline::slot_of), and waits before it
+/// takes one (wait_for_slot).
+struct Paced {
+  static constexpr bool kWraps = true;
+  static constexpr unsigned kRun = pipeline::kRun;
+  unsigned long long* rows_done; ///< [slot][tile][group]: a pass's count of rows written
+  unsigned rows;                 ///< rows a tile writes
+  unsigned pass, tile, group, groups, tiles;
+
+  /// Waits until every tile that reads the counts this pass will overwrite has read its last
+  /// (pipeline::slot_need).
+  __device__ void wait_for_slot() const {
+    const pipeline::SlotNeed need = pipeline::slot_need(pass, rows);
+    if (need.done == 0) return;
+    const unsigned lane = threadIdx.x;
+    const unsigned t = lane < 3 ? tile : tile == 0 ? tiles - 1 : tile - 1;
+    wait_until(need.reader, t, lane < 6 ? need.done : 0);
+  }
+
+  __device__ void wait_for_loads(unsigned end) const {
+    if (pass == 0) return; // the first pass reads the launch's input
+    const pipeline::LoadsNeed need = pipeline::loads_need(pass, rows, end);
+    const unsigned lane = threadIdx.x;
+    const unsigned t = lane < 3 ? tile : tile + 1 == tiles ? 0 : tile + 1;
+    wait_until(pass - 1, t, lane < 3 ? need.own : lane < 6 ? need.next : 0);
+  }
+
+  __device__ void written(unsigned rows_written) const {
+    // Every lane's rows written before any lane says they are: each reader acquires one lane's
+    // release.
+    __threadfence();
+    __syncwarp();
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(*at(pass, tile, group))
+        .store(pipeline::count(pass, rows, rows_written), ::cuda::memory_order_release);
+  }
+
+private:
+  [[nodiscard]] __device__ unsigned long long* at(unsigned of_pass, unsigned t, unsigned g) const {
+    return rows_done + (static_cast<std::size_t>(pipeline::slot_of(of_pass)) * tiles + t) * groups +
+           g;
+  }
+
+  /// Waits until the count of pass `of_pass` for tile `t` and this lane's group (lanes 0 to 5:
+  /// groups - 1, 0 and + 1 twice) reaches `need` (0: nothing to wait for).
+  __device__ void wait_until(unsigned of_pass, unsigned t, unsigned long long need) const {
+    const unsigned g = (group + groups + threadIdx.x % 3 - 1) % groups;
+    const ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> done(
+        *at(of_pass, t, g));
+    // The whole warp loops until every lane's count is reached: the loop stays convergent, and
+    // so do the shuffles after it.
+    while (!__all_sync(0xFFFFFFFFU, need == 0 || done.load(::cuda::memory_order_acquire) >= need)) {
+      __nanosleep(64);
+    }
+    __syncwarp(); // each lane's acquire ordered before every lane's loads (a vote is not)
+  }
+};
+
+/// What the warps of a pipelined launch share, in device memory zeroed before it
+/// (pipelined_progress_words): the next work item to take, then each tile's rows written.
+struct PipelineProgress {
+  unsigned long long* next;
+  unsigned long long* rows_done;
+};
+
+/// `passes` passes of S generations each from `a` (the result in `b` after an odd number), in one
+/// launch of as many blocks as the SMs hold, on a torus of `tiles` tiles of `rows` rows (height =
+/// tiles x rows): each warp takes the next tile of the next pass (row of tiles after row of tiles,
+/// pass after pass) and streams it at the pace Paced sets. No warp waits on a tile taken after its
+/// own, so the launch ends whatever blocks are resident.
+template <int S, class Step>
+__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm(S))
+    wavefront_pipelined(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row, unsigned height,
+                        unsigned groups, unsigned tiles, unsigned rows, unsigned passes,
+                        PipelineProgress progress, Step step) {
+  const unsigned long long per_pass = static_cast<unsigned long long>(groups) * tiles;
+  for (;;) {
+    unsigned long long item = 0;
+    if (threadIdx.x == 0) item = atomicAdd(progress.next, 1ULL);
+    item = __shfl_sync(0xFFFFFFFFU, item, 0);
+    if (__all_sync(0xFFFFFFFFU, item >= per_pass * passes)) return; // the same item in every lane
+    const auto pass = static_cast<unsigned>(item / per_pass);
+    const auto within = static_cast<unsigned>(item % per_pass);
+    const unsigned tile = within / groups;
+    const unsigned group = within % groups;
+    const Paced pace{progress.rows_done, rows, pass, tile, group, groups, tiles};
+    pace.wait_for_slot();
+    const bool odd = (pass & 1U) != 0;
+    wavefront_column<S, Reads::written_in_launch>(
+        odd ? b : a, odd ? a : b, words_per_row, height, rows, group,
+        pipeline::first_row(pass, tile, rows, height, S), step, pace);
+  }
+}
+
 /// Enqueues wavefront_steps<S> on `stream` over a torus of `height` rows of `words_per_row`
 /// words, `rows` rows a lane writes (`height` where `rows` is more: all of them, once).
 template <int S, class Step>
@@ -234,6 +367,30 @@ void launch_wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned wo
       &per_sm, wavefront_persistent<S, Step>, kWarp * kWarpsPerBlock, 0));
   const Progress shared{reinterpret_cast<unsigned long long*>(progress), progress + 2};
   wavefront_persistent<S><<<per_sm * sm_count(), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
+      a, b, words_per_row, height, static_cast<unsigned>(g.groups), static_cast<unsigned>(g.tiles),
+      rows, passes, shared, step);
+}
+
+/// Enqueues wavefront_pipelined<S> on `stream`: `passes` passes of S generations from `a` (the
+/// result in `b` after an odd number, in `a` after an even one), over a torus as
+/// launch_wavefront's; `progress` holds pipelined_progress_words() of launch_grid(words_per_row,
+/// height, rows) (rows as launch_wavefront takes them). Throws Error where
+/// pipelined_rows_unsupported() says why it cannot.
+template <int S, class Step>
+void launch_wavefront_pipelined(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
+                                unsigned height, unsigned rows, unsigned passes, unsigned* progress,
+                                const Step& step, cudaStream_t stream) {
+  if (auto reason = pipelined_rows_unsupported(rows, height, S)) throw Error(*reason);
+  rows = clamped_rows(rows, height);
+  const LaunchGrid g = launch_grid(words_per_row, height, rows);
+  LIFEBENCH_CUDA_CALL(
+      cudaMemsetAsync(progress, 0, pipelined_progress_words(g) * sizeof(unsigned), stream));
+  int per_sm = 0;
+  LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, wavefront_pipelined<S, Step>, kWarp * kWarpsPerBlock, 0));
+  auto* counts = reinterpret_cast<unsigned long long*>(progress);
+  const PipelineProgress shared{counts, counts + 1};
+  wavefront_pipelined<S><<<per_sm * sm_count(), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
       a, b, words_per_row, height, static_cast<unsigned>(g.groups), static_cast<unsigned>(g.tiles),
       rows, passes, shared, step);
 }
