@@ -165,6 +165,24 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, 3)
   wavefront_tile<S, Reads::read_only>(in, out, words_per_row, height, rows, blockIdx.x, tile, step);
 }
 
+/// The loop of a persistent launch's warps: each takes the next work item from the count at
+/// `next` (pass after pass, each pass's tiles row of tiles after row of tiles, a row's groups side
+/// by side) and calls `tile(pass, tile, group)` on it, the same in every lane, until the items of
+/// `passes` passes are taken.
+template <class Tile>
+__device__ __forceinline__ void take_items(unsigned long long* next, unsigned groups,
+                                           unsigned tiles, unsigned passes, const Tile& tile) {
+  const unsigned long long per_pass = static_cast<unsigned long long>(groups) * tiles;
+  for (;;) {
+    unsigned long long item = 0;
+    if (threadIdx.x == 0) item = atomicAdd(next, 1ULL);
+    item = __shfl_sync(0xFFFFFFFFU, item, 0);
+    if (__all_sync(0xFFFFFFFFU, item >= per_pass * passes)) return; // the same item in every lane
+    const auto within = static_cast<unsigned>(item % per_pass);
+    tile(static_cast<unsigned>(item / per_pass), within / groups, within % groups);
+  }
+}
+
 /// What the warps of a persistent launch share, in device memory zeroed before it
 /// (progress_words): the next work item to take, then for each tile (the groups of a row of
 /// tiles side by side) how many of the launch's passes it has written.
@@ -212,28 +230,20 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
     wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
                          unsigned height, unsigned groups, unsigned tiles, unsigned rows,
                          unsigned passes, Progress progress, Step step) {
-  const unsigned long long per_pass = static_cast<unsigned long long>(groups) * tiles;
-  for (;;) {
-    unsigned long long item = 0;
-    if (threadIdx.x == 0) item = atomicAdd(progress.next, 1ULL);
-    item = __shfl_sync(0xFFFFFFFFU, item, 0);
-    if (__all_sync(0xFFFFFFFFU, item >= per_pass * passes)) return; // the same item in every lane
-    const auto pass = static_cast<unsigned>(item / per_pass);
-    const auto within = static_cast<unsigned>(item % per_pass);
-    const unsigned tile = within / groups;
-    const unsigned group = within % groups;
-    wait_for_neighbours(progress.passes_done, pass, group, tile, groups, tiles);
-    const bool odd = (pass & 1U) != 0;
-    wavefront_tile<S, Reads::written_in_launch>(odd ? b : a, odd ? a : b, words_per_row, height,
-                                                rows, group, tile, step);
-    // Every lane's rows written before any lane says the tile is: each reader acquires one
-    // lane's release.
-    __threadfence();
-    __syncwarp();
-    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(
-        progress.passes_done[tile * groups + group])
-        .store(pass + 1, ::cuda::memory_order_release);
-  }
+  take_items(progress.next, groups, tiles, passes,
+             [&](unsigned pass, unsigned tile, unsigned group) {
+               wait_for_neighbours(progress.passes_done, pass, group, tile, groups, tiles);
+               const bool odd = (pass & 1U) != 0;
+               wavefront_tile<S, Reads::written_in_launch>(odd ? b : a, odd ? a : b, words_per_row,
+                                                           height, rows, group, tile, step);
+               // Every lane's rows written before any lane says the tile is: each reader acquires
+               // one lane's release.
+               __threadfence();
+               __syncwarp();
+               ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(
+                   progress.passes_done[tile * groups + group])
+                   .store(pass + 1, ::cuda::memory_order_release);
+             });
 }
 
 /// What a tile of wavefront_pipelined does between its rows (life_wide_pipeline.hpp says where
@@ -318,23 +328,15 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
     wavefront_pipelined(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row, unsigned height,
                         unsigned groups, unsigned tiles, unsigned rows, unsigned passes,
                         PipelineProgress progress, Step step) {
-  const unsigned long long per_pass = static_cast<unsigned long long>(groups) * tiles;
-  for (;;) {
-    unsigned long long item = 0;
-    if (threadIdx.x == 0) item = atomicAdd(progress.next, 1ULL);
-    item = __shfl_sync(0xFFFFFFFFU, item, 0);
-    if (__all_sync(0xFFFFFFFFU, item >= per_pass * passes)) return; // the same item in every lane
-    const auto pass = static_cast<unsigned>(item / per_pass);
-    const auto within = static_cast<unsigned>(item % per_pass);
-    const unsigned tile = within / groups;
-    const unsigned group = within % groups;
-    const Paced pace{progress.rows_done, rows, pass, tile, group, groups, tiles};
-    pace.wait_for_slot();
-    const bool odd = (pass & 1U) != 0;
-    wavefront_column<S, Reads::written_in_launch>(
-        odd ? b : a, odd ? a : b, words_per_row, height, rows, group,
-        pipeline::first_row(pass, tile, rows, height, S), step, pace);
-  }
+  take_items(progress.next, groups, tiles, passes,
+             [&](unsigned pass, unsigned tile, unsigned group) {
+               const Paced pace{progress.rows_done, rows, pass, tile, group, groups, tiles};
+               pace.wait_for_slot();
+               const bool odd = (pass & 1U) != 0;
+               wavefront_column<S, Reads::written_in_launch>(
+                   odd ? b : a, odd ? a : b, words_per_row, height, rows, group,
+                   pipeline::first_row(pass, tile, rows, height, S), step, pace);
+             });
 }
 
 /// Enqueues wavefront_steps<S> on `stream` over a torus of `height` rows of `words_per_row`
