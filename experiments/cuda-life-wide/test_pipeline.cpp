@@ -31,8 +31,9 @@ std::vector<Event> tile_events(unsigned pass, unsigned tile, unsigned rows, unsi
   std::vector<Event> events{{Event::slot}, {Event::wait, loads_before}};
   unsigned loaded = 0;
   const auto load = [&] {
+    const std::int64_t row = (std::int64_t{first} - steps + loaded) % height;
     events.push_back(
-        {Event::load, (first + height - steps + loaded) % height, loaded < used_loads});
+        {Event::load, static_cast<unsigned>(row < 0 ? row + height : row), loaded < used_loads});
     ++loaded;
   };
   for (unsigned j = 0; j < loads_before; ++j)
@@ -79,11 +80,16 @@ public:
     return reads_left_[pass][std::size_t{group} * height_ + row];
   }
 
-  /// Whether every lane's count (Paced::wait_until) has reached what it needs.
-  bool reached(unsigned pass, unsigned tile, unsigned group, std::uint64_t need) {
-    if (need == 0) return true;
-    for (unsigned g = 0; g < std::min(groups_, 3U); ++g) {
-      if (count(pass, tile, (group + groups_ + g - 1) % groups_) < need) return false;
+  /// Whether the counts of pass `pass` that Paced::wait_until's lanes load have reached
+  /// `first_need` for tile `first` and `second_need` for tile `second` (0: no need), by the
+  /// kernel's own choice of lane, tile and group.
+  bool reached(unsigned pass, unsigned group, unsigned first, unsigned second,
+               std::uint64_t first_need, std::uint64_t second_need) {
+    for (unsigned lane = 0; lane < pipeline::kWaitingLanes; ++lane) {
+      const bool on_first = pipeline::waits_on_first(lane);
+      const std::uint64_t need = on_first ? first_need : second_need;
+      const unsigned g = pipeline::waited_group(lane, group, groups_);
+      if (need != 0 && count(pass, on_first ? first : second, g) < need) return false;
     }
     return true;
   }
@@ -92,13 +98,11 @@ public:
   bool ready(unsigned pass, unsigned tile, unsigned group, const Event& event) {
     if (event.kind == Event::slot) {
       const pipeline::SlotNeed need = pipeline::slot_need(pass, rows_);
-      return reached(need.reader, tile, group, need.done) &&
-             reached(need.reader, (tile + tiles_ - 1) % tiles_, group, need.done);
+      return reached(need.reader, group, tile, (tile + tiles_ - 1) % tiles_, need.done, need.done);
     }
     if (event.kind != Event::wait || pass == 0) return true;
     const pipeline::LoadsNeed need = pipeline::loads_need(pass, rows_, event.value);
-    return reached(pass - 1, tile, group, need.own) &&
-           reached(pass - 1, (tile + 1) % tiles_, group, need.next);
+    return reached(pass - 1, group, tile, (tile + 1) % tiles_, need.own, need.next);
   }
 
   unsigned height_, rows_, tiles_, groups_;
@@ -196,7 +200,7 @@ TEST(PipelinedSchedule, EveryInterleavingReadsAndWritesInOrder) {
     for (const int steps : {4, 8, 16}) {
       if (pipelined_rows_unsupported(torus.rows, torus.height, steps)) continue;
       const bool long_tiles = torus.rows > 512; // one group and many warps: passes race there
-      for (const unsigned groups : {1U, 3U}) {
+      for (const unsigned groups : {1U, 3U, 5U}) {
         for (const unsigned warps : {4U, 64U}) {
           if (long_tiles && (groups > 1 || warps < 64)) continue;
           for (unsigned seed = 0; seed < 4; ++seed) {

@@ -160,6 +160,21 @@ TEST(WideSimulator, PipelinedLaunchMatchesTheReference) {
   config.pipelined = true;
   expect_one_launch_matches(config, {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}},
                             {32, 40, 64, 500, 1000});
+  // 40 passes of 4 generations: passes past the 16 slots of counts take the slots of earlier ones.
+  for (const auto& [shape, rows] :
+       {std::pair{Shape{4096, 1024, 1}, 64}, std::pair{Shape{1024, 1000, 1}, 40}}) {
+    const Problem problem{kConway, shape, Boundary::torus};
+    const Grid start = make_soup(SoupSpec{shape, 0.35, 40});
+    config.rows = rows;
+    config.steps = 4;
+    WideSimulator simulator(problem, config);
+    simulator.upload(start);
+    simulator.advance(160);
+    const auto difference =
+        first_difference(reference_advance(problem, Grid(start), 160), simulator.download());
+    EXPECT_FALSE(difference) << shape.to_string() << ", 40 passes of 4, " << rows
+                             << " rows a lane: " << difference->to_string();
+  }
   // Rows that do not divide the height.
   config.rows = 64;
   config.steps = 8;

@@ -58,9 +58,24 @@ struct SlotNeed {
 };
 
 LIFEBENCH_HOST_DEVICE SlotNeed slot_need(unsigned pass, unsigned rows) {
-  if (pass + 1 < kPipelineSlots) return {0, 0};
+  if (pass < kPipelineSlots) return {0, 0}; // its slot not yet used
   const unsigned reader = pass + 1 - kPipelineSlots;
   return {reader, count(reader, rows, rows)};
+}
+
+/// Lanes of a waiting warp that each load one count: lanes 0 to 2 the first tile's, in the groups
+/// before, its own and after; lanes 3 to 5 the second tile's, likewise.
+constexpr unsigned kWaitingLanes = 6;
+
+/// The group whose count lane `lane` loads, for a tile of group `group` among `groups`.
+LIFEBENCH_HOST_DEVICE unsigned waited_group(unsigned lane, unsigned group, unsigned groups) {
+  return (group + groups + lane % 3 - 1) % groups;
+}
+
+/// Whether lane `lane` loads the first tile's count (else the second's, or none from
+/// kWaitingLanes on).
+LIFEBENCH_HOST_DEVICE bool waits_on_first(unsigned lane) {
+  return lane < 3;
 }
 
 } // namespace lifebench::cuda::life_wide::pipeline

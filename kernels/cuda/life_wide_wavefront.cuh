@@ -268,17 +268,13 @@ struct Paced {
   __device__ void wait_for_slot() const {
     const pipeline::SlotNeed need = pipeline::slot_need(pass, rows);
     if (need.done == 0) return;
-    const unsigned lane = threadIdx.x;
-    const unsigned t = lane < 3 ? tile : tile == 0 ? tiles - 1 : tile - 1;
-    wait_until(need.reader, t, lane < 6 ? need.done : 0);
+    wait_until(need.reader, tile, tile == 0 ? tiles - 1 : tile - 1, need.done, need.done);
   }
 
   __device__ void wait_for_loads(unsigned end) const {
     if (pass == 0) return; // the first pass reads the launch's input
     const pipeline::LoadsNeed need = pipeline::loads_need(pass, rows, end);
-    const unsigned lane = threadIdx.x;
-    const unsigned t = lane < 3 ? tile : tile + 1 == tiles ? 0 : tile + 1;
-    wait_until(pass - 1, t, lane < 3 ? need.own : lane < 6 ? need.next : 0);
+    wait_until(pass - 1, tile, tile + 1 == tiles ? 0 : tile + 1, need.own, need.next);
   }
 
   __device__ void written(unsigned rows_written) const {
@@ -296,12 +292,18 @@ private:
            g;
   }
 
-  /// Waits until the count of pass `of_pass` for tile `t` and this lane's group (lanes 0 to 5:
-  /// groups - 1, 0 and + 1 twice) reaches `need` (0: nothing to wait for).
-  __device__ void wait_until(unsigned of_pass, unsigned t, unsigned long long need) const {
-    const unsigned g = (group + groups + threadIdx.x % 3 - 1) % groups;
+  /// Waits until the counts of pass `of_pass` reach `first_need` for tile `first` and
+  /// `second_need` for tile `second` (0: nothing to wait for), in the groups either side too: each
+  /// of pipeline::kWaitingLanes lanes loads one.
+  __device__ void wait_until(unsigned of_pass, unsigned first, unsigned second,
+                             unsigned long long first_need, unsigned long long second_need) const {
+    const unsigned lane = threadIdx.x;
+    const bool on_first = pipeline::waits_on_first(lane);
+    const unsigned long long need = lane >= pipeline::kWaitingLanes ? 0
+                                    : on_first                      ? first_need
+                                                                    : second_need;
     const ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> done(
-        *at(of_pass, t, g));
+        *at(of_pass, on_first ? first : second, pipeline::waited_group(lane, group, groups)));
     // The whole warp loops until every lane's count is reached: the loop stays convergent, and
     // so do the shuffles after it.
     while (!__all_sync(0xFFFFFFFFU, need == 0 || done.load(::cuda::memory_order_acquire) >= need)) {
