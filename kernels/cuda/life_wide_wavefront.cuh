@@ -62,7 +62,7 @@ enum class Reads { read_only, written_in_launch };
 /// torus's last row.
 struct Unpaced {
   static constexpr bool kWraps = false; ///< whether the rows written may pass the last row
-  static constexpr unsigned kRun = ~0U; ///< rows written between a wait and a count
+  static constexpr unsigned kRun = ~0U; ///< rows written between a wait and a count: all
   __device__ void wait_for_loads(unsigned /*end*/) const {}
   __device__ void written(unsigned /*rows*/) const {}
 };
@@ -126,19 +126,29 @@ wavefront_column(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict
   for (unsigned j = 0; j < 2 * S; ++j) {
     next();
   }
+  // Writes the column's from-th to (to - 1)-th rows. Counted from `from`, not from 0: nvcc 13.0
+  // unrolled a loop from 0 to a run's length (min(kRun, rows - done)) by 3 with no remainder,
+  // writing up to 2 rows past each run.
   unsigned out_row = first;
-  for (unsigned done = 0; done < rows;) {
-    const unsigned run = min(Pace::kRun, rows - done);
-    pace.wait_for_loads(kLoadsBefore + done + run);
+  const auto write_rows = [&](unsigned from, unsigned to) {
 #pragma unroll 3
-    for (unsigned j = 0; j < run; ++j) {
+    for (unsigned j = from; j < to; ++j) {
       const std::uint32_t v = next();
       if (writes) *at_row(out + column, out_row, row_bytes) = v;
       ++out_row;
       if constexpr (Pace::kWraps) out_row = out_row == height ? 0 : out_row;
     }
-    done += run;
-    pace.written(done);
+  };
+  if constexpr (Pace::kRun == Unpaced::kRun) {
+    write_rows(0, rows); // all in one run (wavefront_steps, wavefront_persistent)
+  } else {
+    for (unsigned done = 0; done < rows;) {
+      const unsigned stop = min(done + Pace::kRun, rows);
+      pace.wait_for_loads(kLoadsBefore + stop);
+      write_rows(done, stop);
+      done = stop;
+      pace.written(done);
+    }
   }
 }
 
