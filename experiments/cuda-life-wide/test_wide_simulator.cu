@@ -138,7 +138,7 @@ TEST(WideSimulator, PersistentLaunchMatchesTheReference) {
   // 64 x 64 is one tile a pass (2 with 33 rows); 4096 x 1024 has fewer tiles a pass than a device
   // holds warps, so that warps of several passes wait on each other.
   wide::Config config = config_of(wide::Schedule::wavefront);
-  config.persistent = true;
+  config.launch = wide::Launch::persistent;
   expect_one_launch_matches(config, {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}},
                             {33, 64, 171});
   // Fewer rows a lane than generations a pass: the tiles waited for would not hold every row
@@ -156,8 +156,7 @@ TEST(WideSimulator, PipelinedLaunchMatchesTheReference) {
   // 1024 in 16 tiles of 64 rows, fewer a pass than a device holds warps, so that many passes run at
   // once.
   wide::Config config = config_of(wide::Schedule::wavefront);
-  config.persistent = true;
-  config.pipelined = true;
+  config.launch = wide::Launch::pipelined;
   expect_one_launch_matches(config, {Shape{64, 64, 1}, Shape{1024, 1000, 1}, Shape{4096, 1024, 1}},
                             {32, 40, 64, 500, 1000});
   // 40 passes of 4 generations: passes past the 16 slots of counts take the slots of earlier ones.

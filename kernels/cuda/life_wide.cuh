@@ -38,6 +38,13 @@ enum class Schedule { registers, wavefront };
 /// by a funnel shift, east by multiply-adds (IMAD.HI is slow, so only one of them).
 enum class Shifts { funnel, multiply, mixed };
 
+/// How schedule=wavefront's passes of `steps` generations are launched: one launch each; or all
+/// in one launch whose warps take tile after tile, each once its neighbours' previous pass is
+/// written (persistent, launch_persistent), or each pass's tiles S rows below the pass before's,
+/// started as soon as the pass before has written their first rows (pipelined,
+/// wavefront_pipelined).
+enum class Launch { per_pass, persistent, pipelined };
+
 /// A launch configuration: the experiment parameters of every user of these kernels
 /// (cuda/life_wide_simulator.cuh reads them).
 struct Config {
@@ -45,14 +52,10 @@ struct Config {
   int rows = 128; ///< registers: rows a lane holds; wavefront: rows a lane writes
   int steps = 8;  ///< generations per launch
   Shifts shifts = Shifts::funnel;
-  /// wavefront: the whole passes of `steps` generations in one launch whose warps take tile
-  /// after tile, each once its neighbours' previous pass is written (launch_persistent), not
-  /// one launch a pass
-  bool persistent = false;
-  /// persistent: each pass's tiles S rows below the pass before's, each started as soon as the
-  /// pass before has written its first rows (wavefront_pipelined), not once the tiles around it
-  /// are done
-  bool pipelined = false;
+  Launch launch = Launch::per_pass;
+
+  /// Whether the whole passes go in one launch (launch_persistent).
+  [[nodiscard]] bool one_launch() const { return launch != Launch::per_pass; }
 
   /// Rows a lane writes per launch of `steps` generations.
   [[nodiscard]] int written_rows() const {
@@ -100,13 +103,14 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "generation one more row at each end of a thread's column and one more cell at "
              "each end of a warp's 32 words go wrong";
     }
-    if (config.persistent) return "launch=persistent needs schedule=wavefront";
+    if (config.one_launch()) return "launch=persistent needs schedule=wavefront";
   } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
-  } else if (config.persistent) {
-    auto reason = config.pipelined ? pipelined_rows_unsupported(config.rows, height, config.steps)
-                                   : persistent_rows_unsupported(config.rows, height, config.steps);
+  } else if (config.one_launch()) {
+    auto reason = config.launch == Launch::pipelined
+                      ? pipelined_rows_unsupported(config.rows, height, config.steps)
+                      : persistent_rows_unsupported(config.rows, height, config.steps);
     if (reason) return reason;
   }
   return height_unsupported(height, config.written_rows());
@@ -162,7 +166,7 @@ int launch(const Config& config, const std::uint32_t* in, std::uint32_t* out,
 inline std::size_t progress_words(const Config& config, unsigned words_per_row, unsigned height) {
   const LaunchGrid grid =
       launch_grid(words_per_row, height, clamped_rows(static_cast<unsigned>(config.rows), height));
-  return config.pipelined ? pipelined_progress_words(grid) : progress_words(grid);
+  return config.launch == Launch::pipelined ? pipelined_progress_words(grid) : progress_words(grid);
 }
 
 /// Enqueues on `stream` one launch of `passes` passes of config.steps generations each

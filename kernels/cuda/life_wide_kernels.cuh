@@ -157,7 +157,7 @@ void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
   const LifeStep<How> step{kMultipliers};
   const auto rows = static_cast<unsigned>(config.rows);
   with_steps<4, 8, 16>(config.steps, [&]<int S>() {
-    if (config.pipelined) {
+    if (config.launch == Launch::pipelined) {
       launch_wavefront_pipelined<S>(a, b, words_per_row, height, rows, passes, progress, step,
                                     stream);
     } else {

@@ -23,14 +23,16 @@ namespace lifebench::cuda::life_wide {
 /// The launch configuration an experiment's parameters give.
 inline Config config_of(const Params& params) {
   const std::string how = params.get("shifts");
+  const std::string launch = params.has("launch") ? params.get("launch") : "per_pass";
   return {params.get("schedule") == "wavefront" ? Schedule::wavefront : Schedule::registers,
           static_cast<int>(params.get_int("rows_per_thread")),
           static_cast<int>(params.get_int("steps_per_launch")),
           how == "multiply" ? Shifts::multiply
           : how == "mixed"  ? Shifts::mixed
                             : Shifts::funnel,
-          params.has("launch") && params.get("launch") != "per_pass",
-          params.has("launch") && params.get("launch") == "pipelined"};
+          launch == "pipelined"    ? Launch::pipelined
+          : launch == "persistent" ? Launch::persistent
+                                   : Launch::per_pass};
 }
 
 /// Whether `params` leave the rows a lane writes to be chosen for each grid the kernels run on
@@ -61,8 +63,9 @@ inline Config config_for_grid(const Params& params, std::int64_t words_per_row,
                               std::int64_t height) {
   Config config = config_before_fitting(params);
   if (fitted_rows(params)) {
-    config.rows = config.pipelined ? static_cast<int>(pipelined_rows(height, config.steps))
-                                   : rows_for_launch(config, words_per_row, height);
+    config.rows = config.launch == Launch::pipelined
+                      ? static_cast<int>(pipelined_rows(height, config.steps))
+                      : rows_for_launch(config, words_per_row, height);
   }
   return config;
 }
@@ -177,7 +180,7 @@ public:
                         // each word read and written once per launch
                         2.0 * static_cast<double>(problem.shape.cells()) / 8.0 / config.steps),
         config_(config),
-        progress_(config.persistent ? progress_words(config, words_per_row(), height()) : 0) {}
+        progress_(config.one_launch() ? progress_words(config, words_per_row(), height()) : 0) {}
   WideSimulator(const Problem& problem, const Params& params)
       : WideSimulator(problem,
                       config_for_grid(params, problem.shape.width / 32, problem.shape.height)) {
@@ -203,7 +206,7 @@ protected:
 
 private:
   void launch(std::uint64_t generations) override {
-    if (config_.persistent) generations -= persistent_launch(generations);
+    if (config_.one_launch()) generations -= persistent_launch(generations);
     launches(generations, [&](const std::uint32_t* in, std::uint32_t* out, std::uint64_t left) {
       return life_wide::launch(config_, in, out, words_per_row(), height(), left, stream());
     });
