@@ -201,6 +201,28 @@ struct Progress {
   unsigned* passes_done;
 };
 
+/// Waits until every lane's `word` holds at least that lane's `need` (0: nothing to wait for),
+/// asleep `sleep_ns` between tries. The whole warp loops until every lane's is reached: the loop
+/// stays convergent, and so do the shuffles after it.
+template <class T>
+__device__ __forceinline__ void wait_in_warp(T* word, T need, unsigned sleep_ns) {
+  const ::cuda::atomic_ref<T, ::cuda::thread_scope_device> done(*word);
+  while (!__all_sync(0xFFFFFFFFU, need == 0 || done.load(::cuda::memory_order_acquire) >= need)) {
+    __nanosleep(sleep_ns);
+  }
+  __syncwarp(); // each lane's acquire ordered before every lane's loads and stores (a vote is not)
+}
+
+/// Stores `value` to `word` once every lane's writes before it are done: a fence in every lane,
+/// then every lane's release store, so that a warp that acquires it (wait_in_warp) acquires one
+/// lane's release after every lane's writes.
+template <class T> __device__ __forceinline__ void say_written(T* word, T value) {
+  __threadfence();
+  __syncwarp();
+  ::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*word).store(value,
+                                                                  ::cuda::memory_order_release);
+}
+
 /// Waits until the tiles around (group, tile), one group and two rows of tiles either way
 /// (wrapped), have written `pass` passes. With `rows` at least S, those hold the rows the tile
 /// reads in pass `pass` (S above and below its own, the last tile of a column moved back by
@@ -213,13 +235,7 @@ __device__ __forceinline__ void wait_for_neighbours(unsigned* passes_done, unsig
   const unsigned neighbour = threadIdx.x % kNeighbours; // every lane acquires one
   const unsigned g = (group + groups + neighbour % 3 - 1) % groups;
   const unsigned t = (tile + 2 * tiles + neighbour / 3 - 2) % tiles;
-  const ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> done(passes_done[t * groups + g]);
-  // The whole warp loops until every lane's neighbour is done: the loop stays convergent, and
-  // so do the shuffles of the tile after it.
-  while (!__all_sync(0xFFFFFFFFU, done.load(::cuda::memory_order_acquire) >= pass)) {
-    __nanosleep(256);
-  }
-  __syncwarp(); // each lane's acquire ordered before every lane's loads and stores (a vote is not)
+  wait_in_warp(&passes_done[t * groups + g], pass, 256);
 }
 
 /// Blocks an SM holds of wavefront_persistent<S>: those of wavefront_steps<S> (ptxas, sm_90,
@@ -246,13 +262,7 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
                const bool odd = (pass & 1U) != 0;
                wavefront_tile<S, Reads::written_in_launch>(odd ? b : a, odd ? a : b, words_per_row,
                                                            height, rows, group, tile, step);
-               // Every lane's rows written before any lane says the tile is: each reader acquires
-               // one lane's release.
-               __threadfence();
-               __syncwarp();
-               ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(
-                   progress.passes_done[tile * groups + group])
-                   .store(pass + 1, ::cuda::memory_order_release);
+               say_written(&progress.passes_done[tile * groups + group], pass + 1);
              });
 }
 
@@ -288,12 +298,8 @@ struct Paced {
   }
 
   __device__ void written(unsigned rows_written) const {
-    // Every lane's rows written before any lane says they are: each reader acquires one lane's
-    // release.
-    __threadfence();
-    __syncwarp();
-    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(*at(pass, tile, group))
-        .store(pipeline::count(pass, rows, rows_written), ::cuda::memory_order_release);
+    say_written(at(pass, tile, group),
+                static_cast<unsigned long long>(pipeline::count(pass, rows, rows_written)));
   }
 
 private:
@@ -312,14 +318,9 @@ private:
     const unsigned long long need = lane >= pipeline::kWaitingLanes ? 0
                                     : on_first                      ? first_need
                                                                     : second_need;
-    const ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> done(
-        *at(of_pass, on_first ? first : second, pipeline::waited_group(lane, group, groups)));
-    // The whole warp loops until every lane's count is reached: the loop stays convergent, and
-    // so do the shuffles after it.
-    while (!__all_sync(0xFFFFFFFFU, need == 0 || done.load(::cuda::memory_order_acquire) >= need)) {
-      __nanosleep(64);
-    }
-    __syncwarp(); // each lane's acquire ordered before every lane's loads (a vote is not)
+    wait_in_warp(
+        at(of_pass, on_first ? first : second, pipeline::waited_group(lane, group, groups)), need,
+        64);
   }
 };
 
@@ -363,6 +364,16 @@ void launch_wavefront(const std::uint32_t* in, std::uint32_t* out, unsigned word
       in, out, words_per_row, height, static_cast<unsigned>(g.tiles), rows, step);
 }
 
+/// Blocks of `kernel` (kWarp x kWarpsPerBlock threads, no shared memory) that the SMs hold at
+/// once: the grid of a one-launch kernel, whose warps wait on warps taken before theirs, all
+/// resident.
+template <class Kernel> unsigned resident_blocks(Kernel kernel) {
+  int per_sm = 0;
+  LIFEBENCH_CUDA_CALL(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarp * kWarpsPerBlock, 0));
+  return static_cast<unsigned>(per_sm * sm_count());
+}
+
 /// Enqueues wavefront_persistent<S> on `stream`: `passes` passes of S generations from `a`
 /// (the result in `b` after an odd number, in `a` after an even one), over a torus as
 /// launch_wavefront's; `progress` holds
@@ -376,13 +387,11 @@ void launch_wavefront_persistent(std::uint32_t* a, std::uint32_t* b, unsigned wo
   rows = clamped_rows(rows, height);
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
   LIFEBENCH_CUDA_CALL(cudaMemsetAsync(progress, 0, progress_words(g) * sizeof(unsigned), stream));
-  int per_sm = 0;
-  LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, wavefront_persistent<S, Step>, kWarp * kWarpsPerBlock, 0));
   const Progress shared{reinterpret_cast<unsigned long long*>(progress), progress + 2};
-  wavefront_persistent<S><<<per_sm * sm_count(), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
-      a, b, words_per_row, height, static_cast<unsigned>(g.groups), static_cast<unsigned>(g.tiles),
-      rows, passes, shared, step);
+  wavefront_persistent<S>
+      <<<resident_blocks(wavefront_persistent<S, Step>), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
+          a, b, words_per_row, height, static_cast<unsigned>(g.groups),
+          static_cast<unsigned>(g.tiles), rows, passes, shared, step);
 }
 
 /// Enqueues wavefront_pipelined<S> on `stream`: `passes` passes of S generations from `a` (the
@@ -399,14 +408,12 @@ void launch_wavefront_pipelined(std::uint32_t* a, std::uint32_t* b, unsigned wor
   const LaunchGrid g = launch_grid(words_per_row, height, rows);
   LIFEBENCH_CUDA_CALL(
       cudaMemsetAsync(progress, 0, pipelined_progress_words(g) * sizeof(unsigned), stream));
-  int per_sm = 0;
-  LIFEBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, wavefront_pipelined<S, Step>, kWarp * kWarpsPerBlock, 0));
   auto* counts = reinterpret_cast<unsigned long long*>(progress);
   const PipelineProgress shared{counts, counts + 1};
-  wavefront_pipelined<S><<<per_sm * sm_count(), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
-      a, b, words_per_row, height, static_cast<unsigned>(g.groups), static_cast<unsigned>(g.tiles),
-      rows, passes, shared, step);
+  wavefront_pipelined<S>
+      <<<resident_blocks(wavefront_pipelined<S, Step>), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
+          a, b, words_per_row, height, static_cast<unsigned>(g.groups),
+          static_cast<unsigned>(g.tiles), rows, passes, shared, step);
 }
 
 /// `call.template operator()<S>()` for the S among `Ss` that equals `steps` (one of them).
