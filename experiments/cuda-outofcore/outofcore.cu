@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <future>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -41,6 +42,8 @@ namespace bands = outofcore_bands;
 namespace pipeline = outofcore_pipeline;
 
 constexpr int kOverlapSlots = 3; // one being read, one simulated, one written
+/// A pass said on standard error at most this often (pipeline::PassLog).
+constexpr std::chrono::seconds kSayPassesEvery{10};
 
 /// halo: the paper's sub-universes extended by T cells; skewed: bands with no halo (ours).
 enum class Scheme { halo, skewed };
@@ -397,6 +400,11 @@ public:
                std::optional<std::uint64_t> origin = std::nullopt) {
     auto reader = std::make_unique<UniverseReader>(in);
     std::future<void> committing; // the pass before, on its way to the disk
+    const auto halo_steps = static_cast<std::uint64_t>(plan_.halo_steps);
+    pipeline::PassLog log(std::cerr, "cuda-outofcore",
+                          static_cast<int>((generations + halo_steps - 1) / halo_steps),
+                          kSayPassesEvery, pipeline::PassLog::Clock::now());
+    int passes_done = 0;
     const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout_);
     const std::int64_t height = std::visit([](const auto& l) { return l.height; }, layout_);
     while (generations > 0) {
@@ -409,20 +417,16 @@ public:
         throw Error("out-of-core: generation " + std::to_string(next.generation) +
                     " cannot be advanced " + std::to_string(generations) + " generations");
       }
-      const int steps = static_cast<int>(
-          std::min<std::uint64_t>(static_cast<std::uint64_t>(plan_.halo_steps), generations));
+      const auto steps = static_cast<int>(std::min(halo_steps, generations));
       next.generation += static_cast<std::uint64_t>(steps);
       auto file = std::make_unique<UniverseBlockWriter>(
           out, next,
           plan_.cache == outofcore::Cache::direct ? FileWrites::direct : FileWrites::cached);
-      const pipeline::StageSeconds pass =
+      pipeline::StageSeconds pass =
           pipeline::run(passes_->items(steps), plan_.overlap, plan_.slots(),
                         {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
                          .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
                          .write = [&](int k, int s) { passes_->write(*file, k, steps, slot(s)); }});
-      seconds.read += pass.read;
-      seconds.simulate += pass.simulate;
-      seconds.write += pass.write;
       generations -= static_cast<std::uint64_t>(steps);
 
       const auto start = std::chrono::steady_clock::now();
@@ -435,7 +439,11 @@ public:
       } else {
         commit(*file, out);
       }
-      seconds.write += seconds_since(start);
+      pass.write += seconds_since(start);
+      seconds.read += pass.read;
+      seconds.simulate += pass.simulate;
+      seconds.write += pass.write;
+      log.ended(++passes_done, next.generation, pass, pipeline::PassLog::Clock::now());
     }
   }
 

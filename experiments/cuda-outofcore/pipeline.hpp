@@ -8,9 +8,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
+#include <iomanip>
 #include <mutex>
+#include <ostream>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -119,5 +123,37 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
   progress.rethrow();
   return seconds;
 }
+
+/// Says how far a run of many passes got, a line at most every `every`: a pass of the paper's
+/// problem takes more than a minute and a run half an hour. lifebench bench --show-stderr
+/// shows the lines as they come; a run stopped at its time limit keeps the last ones in its
+/// result (stderr_tail).
+class PassLog {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  PassLog(std::ostream& out, std::string name, int passes, Clock::duration every,
+          Clock::time_point start)
+      : out_(out), name_(std::move(name)), passes_(passes), every_(every), last_(start) {}
+
+  /// Pass `pass` (from 1) ended at `now` at generation `generation`, its stages taking
+  /// `seconds`.
+  void ended(int pass, std::uint64_t generation, const StageSeconds& seconds,
+             Clock::time_point now) {
+    if (now - last_ < every_) return;
+    last_ = now;
+    out_ << name_ << ": pass " << pass << " of " << passes_ << " ended at generation " << generation
+         << std::fixed << std::setprecision(1) << ": read " << seconds.read << " s, simulate "
+         << seconds.simulate << " s, write " << seconds.write << " s" << std::defaultfloat
+         << std::endl;
+  }
+
+private:
+  std::ostream& out_;
+  std::string name_;
+  int passes_;
+  Clock::duration every_;
+  Clock::time_point last_; ///< of the last line, or of the start
+};
 
 } // namespace lifebench::outofcore_pipeline

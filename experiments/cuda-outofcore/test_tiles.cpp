@@ -9,10 +9,12 @@
 #include "tiles.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -158,6 +160,23 @@ TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
       EXPECT_GE(log.at("w3/0"), 0); // in turn, what came before was written
     }
   }
+}
+
+TEST(OutOfCorePassLog, SaysAPassOnceTheIntervalHasGoneBy) {
+  using std::chrono::seconds;
+  const pipeline::PassLog::Clock::time_point start;
+  std::ostringstream out;
+  pipeline::PassLog log(out, "cuda-outofcore", 16, seconds(10), start);
+  log.ended(1, 1024, {.read = 2, .simulate = 1, .write = 4}, start + seconds(7)); // too soon
+  EXPECT_EQ(out.str(), "");
+  log.ended(2, 2048, {.read = 2.31, .simulate = 0.5, .write = 4}, start + seconds(14));
+  EXPECT_EQ(out.str(), "cuda-outofcore: pass 2 of 16 ended at generation 2048: read 2.3 s, "
+                       "simulate 0.5 s, write 4.0 s\n");
+  log.ended(3, 3072, {}, start + seconds(21)); // 7 s after the last line
+  log.ended(4, 4096, {.read = 1, .simulate = 1, .write = 1}, start + seconds(24));
+  EXPECT_EQ(out.str().substr(out.str().find('\n') + 1),
+            "cuda-outofcore: pass 4 of 16 ended at generation 4096: read 1.0 s, simulate 1.0 s, "
+            "write 1.0 s\n");
 }
 
 } // namespace

@@ -124,6 +124,10 @@ void add_bench_options(CLI::App& command, BenchOptions& options) {
                   "first N of CUDA_VISIBLE_DEVICES, else GPUs 0 ... N-1); the others run alone")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  command.add_flag("--show-stderr", options.show_stderr,
+                   "Copy each experiment's standard error to ours as it comes (what a long "
+                   "configuration is doing, such as cuda-outofcore's passes); a configuration's "
+                   "line then comes when it ends");
   command
       .add_option("--machine", options.machine,
                   "The machine's name in the results (default: one made of its GPUs, CPU and "
@@ -168,7 +172,7 @@ int bench_command(const GlobalOptions& global, const BenchOptions& options) {
     if (plan.kept[i]) folder.record(i, configurations[i].experiment, *plan.kept[i], false);
   }
   folder.write_all();
-  const Schedule schedule{configurations, plan, gpus, options.time_limit_s};
+  const Schedule schedule{configurations, plan, gpus, options.time_limit_s, options.show_stderr};
   SweepProgress progress = progress_of(schedule);
   say_start(schedule, progress, out);
   const bool interrupted = run_schedule(schedule, folder, progress);

@@ -56,9 +56,11 @@ struct Measured {
   std::optional<double> wall_s; ///< how long its process ran; none when none ran
 };
 
-/// Runs one configuration in its own process, on `gpu` alone when one is given.
+/// Runs one configuration in its own process, on `gpu` alone when one is given, its standard
+/// error copied to ours as it comes with `show_stderr`.
 Measured run_configuration(const SweepConfiguration& c, double time_limit_s,
-                           const fs::path& json_out, const std::optional<std::string>& gpu) {
+                           const fs::path& json_out, const std::optional<std::string>& gpu,
+                           bool show_stderr) {
   const Experiment& e = *c.info;
   if (!e.available) return {own_result(c, ResultStatus::unavailable, e.reason), std::nullopt};
   ProcessRequest request;
@@ -66,6 +68,7 @@ Measured run_configuration(const SweepConfiguration& c, double time_limit_s,
   request.argv = {e.binary.string(), "bench"};
   std::ranges::copy(to_argv(c, json_out), std::back_inserter(request.argv));
   request.time_limit_s = time_limit_s;
+  request.echo_stderr = show_stderr;
   std::error_code error;
   fs::remove(json_out, error);
   const ProcessOutcome outcome = run_process(request);
@@ -178,12 +181,14 @@ private:
   bool run_and_record(std::size_t i, const std::optional<std::string>& gpu) {
     const SweepConfiguration& c = schedule_.configurations[i];
     const std::string label = c.label() + (gpu ? " on GPU " + *gpu : std::string());
-    // Alone, the line starts when it does; beside others, when it ends.
-    if (!gpu) std::cout << progress_.position(i) << label << " … " << std::flush;
+    // Alone, the line starts when it does; beside others or among its standard error, when
+    // it ends.
+    const bool said_when_it_ends = gpu || schedule_.show_stderr;
+    if (!said_when_it_ends) std::cout << progress_.position(i) << label << " … " << std::flush;
     const double limit = schedule_.time_limit_s.value_or(c.time_limit_s);
     try {
-      auto [result, wall] =
-          run_configuration(c, limit, scratch_.path() / (std::to_string(i) + ".json"), gpu);
+      auto [result, wall] = run_configuration(
+          c, limit, scratch_.path() / (std::to_string(i) + ".json"), gpu, schedule_.show_stderr);
       result["config_id"] = c.name();
       result["ties"] = c.ties_json();
       result["binary_hash"] = schedule_.plan.hashes.at(c.experiment);
@@ -193,7 +198,7 @@ private:
         result["device"]["cuda_visible_devices"] = *gpu;
       }
       const std::scoped_lock lock(mutex_);
-      if (gpu) std::cout << progress_.position(i) << label << " … ";
+      if (said_when_it_ends) std::cout << progress_.position(i) << label << " … ";
       std::cout << progress_outcome(result, wall);
       if (wall) {
         result["wall_s"] = *wall;
@@ -205,7 +210,7 @@ private:
       return false;
     } catch (const Interrupted&) {
       const std::scoped_lock lock(mutex_);
-      if (gpu) std::cout << progress_.position(i) << label << " … ";
+      if (said_when_it_ends) std::cout << progress_.position(i) << label << " … ";
       std::cout << "interrupted" << std::endl;
       return true;
     }

@@ -26,6 +26,7 @@ struct Schedule {
   const Plan& plan;
   const std::vector<std::string>& gpus; ///< of --parallel-gpus; empty: one at a time
   std::optional<double> time_limit_s;   ///< --time-limit-s, over each configuration's own
+  bool show_stderr = false;             ///< --show-stderr
 
   /// Whether configuration i runs on one of the GPUs beside others.
   [[nodiscard]] bool shares_gpus(std::size_t i) const;

@@ -41,7 +41,8 @@ struct BenchOptions {
   bool resume = false;
   std::optional<double> time_limit_s;
   bool dry_run = false;
-  int parallel_gpus = 1; ///< one-GPU configurations run this many at once, one a GPU
+  int parallel_gpus = 1;    ///< one-GPU configurations run this many at once, one a GPU
+  bool show_stderr = false; ///< the experiments' standard error copied to ours as it comes
   std::vector<std::string> command_line; ///< recorded in the manifest
   /// --machine: the machine's name in the results, else one derived from its hardware
   std::optional<std::string> machine;

@@ -276,9 +276,9 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   check_exec(pid, exec_status.read, request.argv[0]);
 
   Stream out_stream{
-      std::move(out.read), {}, request.stdout_limit, request.echo ? &std::cout : nullptr};
+      std::move(out.read), {}, request.stdout_limit, request.echo_stdout ? &std::cout : nullptr};
   Stream err_stream{
-      std::move(err.read), {}, request.stderr_limit, request.echo ? &std::cerr : nullptr};
+      std::move(err.read), {}, request.stderr_limit, request.echo_stderr ? &std::cerr : nullptr};
   for (Stream* s : {&out_stream, &err_stream}) {
     ::fcntl(s->fd.get(), F_SETFL, ::fcntl(s->fd.get(), F_GETFL) | O_NONBLOCK);
   }

@@ -17,7 +17,8 @@ struct ProcessRequest {
   double grace_s = 5;                 ///< from SIGTERM to SIGKILL
   std::size_t stdout_limit = 1 << 20; ///< bytes of standard output kept (the last ones)
   std::size_t stderr_limit = 4096;    ///< bytes of standard error kept (the last ones)
-  bool echo = false;                  ///< also copy the child's output to ours as it comes
+  bool echo_stdout = false;           ///< also copy the child's standard output to ours as it comes
+  bool echo_stderr = false;           ///< and its standard error
   /// NAME=value entries set in the child's environment (over ours).
   std::vector<std::string> environment;
 };

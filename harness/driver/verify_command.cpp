@@ -40,7 +40,8 @@ int verify_command(const GlobalOptions& global, const VerifyOptions& options) {
     ProcessRequest request;
     request.argv = {e.binary.string(), "verify"};
     request.time_limit_s = options.time_limit_s;
-    request.echo = true;
+    request.echo_stdout = true;
+    request.echo_stderr = true;
     const ProcessOutcome outcome = run_process(request);
     if (outcome.end == ProcessOutcome::End::interrupted) {
       std::cerr << "lifebench: interrupted during " << e.name << " verify\n";

@@ -63,6 +63,19 @@ class Progress(lbtest.CliTestCase):
             if match:
                 self.assertLess(int(match.group(1)), 5, line)
 
+    def test_show_stderr_copies_each_experiments_standard_error(self):
+        proc, _ = self.bench()
+        self.assertNotIn("fake bench starting", proc.stderr)
+        proc = self.box.run("bench", "--sweep", "sweep.toml", "--out", "shown", "--show-stderr")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
+        self.assertEqual(proc.stderr.count("fake bench starting\n"), 3, proc.stderr)
+        # Each configuration's line comes whole, when it ends.
+        self.assertEqual(len(lines), 3, proc.stdout)
+        for i, line in enumerate(lines):
+            self.assertRegex(line, r"^\[%d/3 \d+:\d\d\] fake B3/S23:T8,8 g1 threads=%d … ok " %
+                             (i + 1, i + 1))
+
 
 if __name__ == "__main__":
     lbtest.main()
