@@ -402,9 +402,9 @@ public:
     std::future<void> committing; // the pass before, on its way to the disk
     const auto halo_steps = static_cast<std::uint64_t>(plan_.halo_steps);
     pipeline::PassLog log(std::cerr, "cuda-outofcore",
-                          static_cast<int>((generations + halo_steps - 1) / halo_steps),
+                          generations / halo_steps + (generations % halo_steps != 0 ? 1 : 0),
                           kSayPassesEvery, pipeline::PassLog::Clock::now());
-    int passes_done = 0;
+    std::uint64_t passes_done = 0;
     const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout_);
     const std::int64_t height = std::visit([](const auto& l) { return l.height; }, layout_);
     while (generations > 0) {

@@ -14,6 +14,7 @@
 #include <iomanip>
 #include <mutex>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -125,35 +126,43 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
 }
 
 /// Says how far a run of many passes got, a line at most every `every`: a pass of the paper's
-/// problem takes more than a minute and a run half an hour. lifebench bench --show-stderr
-/// shows the lines as they come; a run stopped at its time limit keeps the last ones in its
-/// result (stderr_tail).
+/// problem takes more than a minute and a run half an hour. A line gives the pass's wall time
+/// and its stages' busy seconds (with overlap these overlap, and a pass's write includes the
+/// wait for the pass before to reach the disk). lifebench bench --show-stderr shows the lines
+/// as they come; a run stopped at its time limit keeps the last ones in its result
+/// (stderr_tail).
 class PassLog {
 public:
   using Clock = std::chrono::steady_clock;
 
-  PassLog(std::ostream& out, std::string name, int passes, Clock::duration every,
+  PassLog(std::ostream& out, std::string name, std::uint64_t passes, Clock::duration every,
           Clock::time_point start)
-      : out_(out), name_(std::move(name)), passes_(passes), every_(every), last_(start) {}
+      : out_(out), name_(std::move(name)), passes_(passes), every_(every), said_(start),
+        pass_began_(start) {}
 
-  /// Pass `pass` (from 1) ended at `now` at generation `generation`, its stages taking
+  /// Pass `pass` (from 1) ended at `now` at generation `generation`, its stages busy for
   /// `seconds`.
-  void ended(int pass, std::uint64_t generation, const StageSeconds& seconds,
+  void ended(std::uint64_t pass, std::uint64_t generation, const StageSeconds& seconds,
              Clock::time_point now) {
-    if (now - last_ < every_) return;
-    last_ = now;
-    out_ << name_ << ": pass " << pass << " of " << passes_ << " ended at generation " << generation
-         << std::fixed << std::setprecision(1) << ": read " << seconds.read << " s, simulate "
-         << seconds.simulate << " s, write " << seconds.write << " s" << std::defaultfloat
-         << std::endl;
+    const std::chrono::duration<double> took = now - pass_began_;
+    pass_began_ = now;
+    if (now - said_ < every_) return;
+    said_ = now;
+    std::ostringstream line; // one write: the driver may copy it while we run
+    line << name_ << ": pass " << pass << " of " << passes_ << " took " << std::fixed
+         << std::setprecision(1) << took.count() << " s, to generation " << generation << ": read "
+         << seconds.read << " s, simulate " << seconds.simulate << " s, write " << seconds.write
+         << " s\n";
+    out_ << line.str() << std::flush;
   }
 
 private:
   std::ostream& out_;
   std::string name_;
-  int passes_;
+  std::uint64_t passes_;
   Clock::duration every_;
-  Clock::time_point last_; ///< of the last line, or of the start
+  Clock::time_point said_;       ///< the last line, or the start
+  Clock::time_point pass_began_; ///< the last pass's end, or the start
 };
 
 } // namespace lifebench::outofcore_pipeline

@@ -170,13 +170,13 @@ TEST(OutOfCorePassLog, SaysAPassOnceTheIntervalHasGoneBy) {
   log.ended(1, 1024, {.read = 2, .simulate = 1, .write = 4}, start + seconds(7)); // too soon
   EXPECT_EQ(out.str(), "");
   log.ended(2, 2048, {.read = 2.31, .simulate = 0.5, .write = 4}, start + seconds(14));
-  EXPECT_EQ(out.str(), "cuda-outofcore: pass 2 of 16 ended at generation 2048: read 2.3 s, "
+  EXPECT_EQ(out.str(), "cuda-outofcore: pass 2 of 16 took 7.0 s, to generation 2048: read 2.3 s, "
                        "simulate 0.5 s, write 4.0 s\n");
   log.ended(3, 3072, {}, start + seconds(21)); // 7 s after the last line
   log.ended(4, 4096, {.read = 1, .simulate = 1, .write = 1}, start + seconds(24));
   EXPECT_EQ(out.str().substr(out.str().find('\n') + 1),
-            "cuda-outofcore: pass 4 of 16 ended at generation 4096: read 1.0 s, simulate 1.0 s, "
-            "write 1.0 s\n");
+            "cuda-outofcore: pass 4 of 16 took 3.0 s, to generation 4096: read 1.0 s, simulate "
+            "1.0 s, write 1.0 s\n");
 }
 
 } // namespace

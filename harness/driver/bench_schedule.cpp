@@ -181,10 +181,17 @@ private:
   bool run_and_record(std::size_t i, const std::optional<std::string>& gpu) {
     const SweepConfiguration& c = schedule_.configurations[i];
     const std::string label = c.label() + (gpu ? " on GPU " + *gpu : std::string());
-    // Alone, the line starts when it does; beside others or among its standard error, when
-    // it ends.
-    const bool said_when_it_ends = gpu || schedule_.show_stderr;
-    if (!said_when_it_ends) std::cout << progress_.position(i) << label << " … " << std::flush;
+    // Alone, the line starts when the configuration does and ends with its outcome; beside
+    // others, it comes whole when it ends. Its standard error shown, it comes whole at both
+    // ends, the error's lines between. Each piece goes out in one write.
+    const bool whole_at_the_end = gpu || schedule_.show_stderr;
+    if (!gpu) {
+      std::cout << progress_.position(i) + label + (schedule_.show_stderr ? " …\n" : " … ")
+                << std::flush;
+    }
+    const auto start_again = [&] {
+      return whole_at_the_end ? progress_.position(i) + label + " … " : std::string();
+    };
     const double limit = schedule_.time_limit_s.value_or(c.time_limit_s);
     try {
       auto [result, wall] = run_configuration(
@@ -198,20 +205,18 @@ private:
         result["device"]["cuda_visible_devices"] = *gpu;
       }
       const std::scoped_lock lock(mutex_);
-      if (said_when_it_ends) std::cout << progress_.position(i) << label << " … ";
-      std::cout << progress_outcome(result, wall);
+      std::string line = start_again() + progress_outcome(result, wall);
       if (wall) {
         result["wall_s"] = *wall;
         progress_.measured(i, *wall);
-        if (const std::string left = progress_.left(); !left.empty()) std::cout << "; " << left;
+        if (const std::string left = progress_.left(); !left.empty()) line += "; " + left;
       }
-      std::cout << std::endl;
+      std::cout << line + '\n' << std::flush;
       folder_.record(i, c.experiment, std::move(result));
       return false;
     } catch (const Interrupted&) {
       const std::scoped_lock lock(mutex_);
-      if (said_when_it_ends) std::cout << progress_.position(i) << label << " … ";
-      std::cout << "interrupted" << std::endl;
+      std::cout << start_again() + "interrupted\n" << std::flush;
       return true;
     }
   }

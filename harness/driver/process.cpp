@@ -15,6 +15,8 @@
 #include <fcntl.h>
 #include <iostream>
 #include <poll.h>
+#include <string>
+#include <string_view>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -64,6 +66,7 @@ struct Stream {
   std::string text;
   std::size_t limit = 0;
   std::ostream* echo = nullptr;
+  std::string unsaid; ///< echoed bytes after the last whole line
   bool open = true;
 
   /// Reads what is there, but at most kMaxReads buffers, so that a child that
@@ -77,7 +80,7 @@ struct Stream {
         const auto size = static_cast<std::size_t>(n);
         text.append(buffer.data(), size);
         if (text.size() > 2 * limit + buffer.size()) keep_tail(text, limit);
-        if (echo != nullptr) echo->write(buffer.data(), n).flush();
+        if (echo != nullptr) echo_lines({buffer.data(), size});
       } else if (n == 0) {
         open = false;
       } else if (errno != EINTR) {
@@ -85,6 +88,26 @@ struct Stream {
         return;
       }
     }
+  }
+
+  /// Copies `bytes` to `echo` by whole lines, each in one write, so that the lines of
+  /// children run at once interleave whole; a line longer than kMaxUnsaid goes in pieces.
+  void echo_lines(std::string_view bytes) {
+    constexpr std::size_t kMaxUnsaid = 65536;
+    unsaid.append(bytes);
+    const std::size_t last = unsaid.rfind('\n');
+    const std::size_t end = unsaid.size() > kMaxUnsaid  ? unsaid.size()
+                            : last == std::string::npos ? 0
+                                                        : last + 1;
+    if (end == 0) return;
+    echo->write(unsaid.data(), static_cast<std::streamsize>(end)).flush();
+    unsaid.erase(0, end);
+  }
+
+  /// The last line, when the child ended it without a newline.
+  void echo_the_rest() {
+    if (echo != nullptr && !unsaid.empty()) (*echo << unsaid << '\n').flush();
+    unsaid.clear();
   }
 };
 
@@ -275,10 +298,16 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   exec_status.write.reset();
   check_exec(pid, exec_status.read, request.argv[0]);
 
-  Stream out_stream{
-      std::move(out.read), {}, request.stdout_limit, request.echo_stdout ? &std::cout : nullptr};
-  Stream err_stream{
-      std::move(err.read), {}, request.stderr_limit, request.echo_stderr ? &std::cerr : nullptr};
+  Stream out_stream{std::move(out.read),
+                    {},
+                    request.stdout_limit,
+                    request.echo_stdout ? &std::cout : nullptr,
+                    {}};
+  Stream err_stream{std::move(err.read),
+                    {},
+                    request.stderr_limit,
+                    request.echo_stderr ? &std::cerr : nullptr,
+                    {}};
   for (Stream* s : {&out_stream, &err_stream}) {
     ::fcntl(s->fd.get(), F_SETFL, ::fcntl(s->fd.get(), F_GETFL) | O_NONBLOCK);
   }
@@ -295,6 +324,8 @@ ProcessOutcome run_process(const ProcessRequest& request) {
   while ((out_stream.open || err_stream.open) && Clock::now() < drain_until) {
     pump({&out_stream, &err_stream}, 0.05);
   }
+  out_stream.echo_the_rest();
+  err_stream.echo_the_rest();
   keep_tail(out_stream.text, request.stdout_limit);
   keep_tail(err_stream.text, request.stderr_limit);
   outcome.stdout_text = std::move(out_stream.text);

@@ -17,8 +17,11 @@ struct ProcessRequest {
   double grace_s = 5;                 ///< from SIGTERM to SIGKILL
   std::size_t stdout_limit = 1 << 20; ///< bytes of standard output kept (the last ones)
   std::size_t stderr_limit = 4096;    ///< bytes of standard error kept (the last ones)
-  bool echo_stdout = false;           ///< also copy the child's standard output to ours as it comes
-  bool echo_stderr = false;           ///< and its standard error
+  /// Also copy the child's standard output, or its standard error, to ours as they come, a
+  /// whole line at a time; an echo that blocks (ours piped to a reader that stopped) holds
+  /// up the time limit's checks until it goes on.
+  bool echo_stdout = false;
+  bool echo_stderr = false;
   /// NAME=value entries set in the child's environment (over ours).
   std::vector<std::string> environment;
 };

@@ -3,6 +3,7 @@ left after each measured configuration (from those measured so far, and from an 
 run's times when resuming), the total time at the end, and wall_s in the results."""
 import json
 import re
+import subprocess
 
 import lbtest
 
@@ -66,16 +67,18 @@ class Progress(lbtest.CliTestCase):
     def test_show_stderr_copies_each_experiments_standard_error(self):
         proc, _ = self.bench()
         self.assertNotIn("fake bench starting", proc.stderr)
-        proc = self.box.run("bench", "--sweep", "sweep.toml", "--out", "shown", "--show-stderr")
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        lines = [l for l in proc.stdout.splitlines() if l.startswith("[")]
-        self.assertEqual(proc.stderr.count("fake bench starting\n"), 3, proc.stderr)
-        # Each configuration's line comes whole, when it ends.
-        self.assertEqual(len(lines), 3, proc.stdout)
-        for i, line in enumerate(lines):
-            self.assertRegex(line, r"^\[%d/3 \d+:\d\d\] fake B3/S23:T8,8 g1 threads=%d … ok " %
-                             (i + 1, i + 1))
-
+        # Both streams in one, as on a terminal: each configuration's line whole before its
+        # standard error and again, with its outcome, after it.
+        shown = subprocess.run(
+            [self.box.lifebench, "bench", "--sweep", "sweep.toml", "--out", "shown",
+             "--show-stderr"], cwd=self.box.work, env=self.box.environment(),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        self.assertEqual(shown.returncode, 0, shown.stdout)
+        self.assertEqual(shown.stdout.count("fake bench starting\n"), 3, shown.stdout)
+        for i in range(1, 4):
+            label = r"\[%d/3 \d+:\d\d\] fake B3/S23:T8,8 g1 threads=%d …" % (i, i)
+            self.assertRegex(shown.stdout, r"%s\nfake bench starting\n(?:.*\n)*?%s ok " %
+                             (label, label))
 
 if __name__ == "__main__":
     lbtest.main()
