@@ -405,6 +405,9 @@ public:
                           generations / halo_steps + (generations % halo_steps != 0 ? 1 : 0),
                           kSayPassesEvery, pipeline::PassLog::Clock::now());
     std::uint64_t passes_done = 0;
+    // A pass committed in turn (not beside the next pass) hands the file it replaced to the
+    // next pass's writer, which writes over it (DirectFileWriter).
+    std::unique_ptr<UniverseBlockWriter> before;
     const std::int64_t row_words = std::visit([](const auto& l) { return l.row_words; }, layout_);
     const std::int64_t height = std::visit([](const auto& l) { return l.height; }, layout_);
     while (generations > 0) {
@@ -421,7 +424,9 @@ public:
       next.generation += static_cast<std::uint64_t>(steps);
       auto file = std::make_unique<UniverseBlockWriter>(
           out, next,
-          plan_.cache == outofcore::Cache::direct ? FileWrites::direct : FileWrites::cached);
+          plan_.cache == outofcore::Cache::direct ? FileWrites::direct : FileWrites::cached,
+          before.get());
+      before.reset();
       pipeline::StageSeconds pass =
           pipeline::run(passes_->items(steps), plan_.overlap, plan_.slots(),
                         {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
@@ -438,6 +443,7 @@ public:
                                 [this, file = std::move(file), out] { commit(*file, out); });
       } else {
         commit(*file, out);
+        before = std::move(file);
       }
       pass.write += seconds_since(start);
       seconds.read += pass.read;

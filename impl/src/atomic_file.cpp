@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <random>
@@ -163,6 +164,23 @@ void TemporaryBeside::put_in_place(int& fd) {
   rename_into_place(temporary_, target_);
   placed_ = true;
   sync_folder_of(target_);
+}
+
+void TemporaryBeside::exchange_into_place(int& fd) {
+  if (::fsync(fd) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
+  ::close(std::exchange(fd, -1));
+  if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0) {
+    // Nothing to exchange with (ENOENT), or a file system that cannot (EINVAL): a rename.
+    if (errno != ENOENT && errno != EINVAL) {
+      throw Error("cannot write " + path_.string() + ": " + os_reason());
+    }
+    rename_into_place(temporary_, target_);
+  }
+  sync_folder_of(target_);
+}
+
+bool TemporaryBeside::adopt(TemporaryBeside& other) {
+  return ::rename(other.temporary_.c_str(), temporary_.c_str()) == 0;
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)

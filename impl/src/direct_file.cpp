@@ -191,9 +191,12 @@ private:
 
 } // namespace
 
-DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64_t size)
+DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64_t size,
+                                   DirectFileWriter* before)
     : file_(path), size_(size) {
-  fd_ = ::open(file_.temporary().c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  const bool over = before != nullptr && file_.adopt(before->file_);
+  fd_ = ::open(file_.temporary().c_str(),
+               O_RDWR | (over ? 0 : O_CREAT | O_EXCL) | O_CLOEXEC | O_DIRECT, 0644);
   if (fd_ < 0 && errno == EINVAL) {
     throw Error("cannot write " + path.string() +
                 " past the page cache: its file system takes no direct I/O (O_DIRECT)");
@@ -202,7 +205,7 @@ DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64
   // Reserved first, to the end of its last page (finish() cuts it to its size): a disk too
   // small fails here rather than midway, the last page is written whole within the file,
   // and direct writes into reserved blocks go on side by side where writes into a hole wait
-  // for one another.
+  // for one another. A file written over has its blocks; it may lack some at its end.
   if (const int error = ::posix_fallocate(fd_, 0, whole_pages(size)); error != 0) {
     ::close(fd_);
     throw Error("cannot reserve " + std::to_string(size) + " bytes for " + path.string() + ": " +
@@ -234,7 +237,7 @@ void DirectFileWriter::finish() {
 
 void DirectFileWriter::commit() {
   finish();
-  file_.put_in_place(fd_);
+  file_.exchange_into_place(fd_);
 }
 
 bool takes_direct_io(const std::filesystem::path& folder) {

@@ -265,14 +265,20 @@ void write_universe(const std::filesystem::path& path, const UniverseHeader& hea
 }
 
 UniverseBlockWriter::File UniverseBlockWriter::open(const std::filesystem::path& path,
-                                                    std::int64_t size, FileWrites writes) {
-  if (writes == FileWrites::direct) return File(std::in_place_type<DirectFileWriter>, path, size);
+                                                    std::int64_t size, FileWrites writes,
+                                                    UniverseBlockWriter* before) {
+  if (writes == FileWrites::direct) {
+    // The blocks cover the universe and the header its first page: every byte is written.
+    auto* over = before != nullptr ? std::get_if<DirectFileWriter>(&before->file_) : nullptr;
+    return File(std::in_place_type<DirectFileWriter>, path, size, over);
+  }
   return File(std::in_place_type<MappedFileWriter>, path, size);
 }
 
 UniverseBlockWriter::UniverseBlockWriter(const std::filesystem::path& path,
-                                         const UniverseHeader& header, FileWrites writes)
-    : path_(path), header_(header), file_(open(path, header.file_bytes(), writes)) {
+                                         const UniverseHeader& header, FileWrites writes,
+                                         UniverseBlockWriter* before)
+    : path_(path), header_(header), file_(open(path, header.file_bytes(), writes, before)) {
   const std::string text = header_text(header);
   if (auto* direct = std::get_if<DirectFileWriter>(&file_)) {
     const DirectFileWriter::Piece piece{0, std::as_bytes(std::span(text))};

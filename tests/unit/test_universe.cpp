@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 #include <memory>
+#include <sys/stat.h>
 #include <tuple>
 
 namespace lifebench {
@@ -302,6 +303,62 @@ TEST_F(Universe, ADirectPassIsReadableBeforeItIsCommittedAndLeftWhole) {
   }
   // Dropped before commit(): the file stays as it was and no temporary is left.
   EXPECT_EQ(contents(file("u.lbu")), before);
+  EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
+}
+
+/// `state`'s rows as one block.
+void write_rows(UniverseBlockWriter& writer, const State& state) {
+  const std::vector<std::uint64_t> words = pack_rows<std::uint64_t>(state.grid);
+  writer.write(0, state.problem.shape.height, 0, UniverseHeader{state.problem, 0}.words_per_row(),
+               words);
+}
+
+/// The file at `path` (not a name for it).
+ino_t inode_of(const std::filesystem::path& path) {
+  struct stat status {};
+  EXPECT_EQ(::stat(path.c_str(), &status), 0) << path;
+  return status.st_ino;
+}
+
+TEST_F(Universe, ADirectPassWritesOverTheFileThePassBeforeReplaced) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
+  // Passes as an out-of-core run makes them, each committed before the next begins and handed
+  // to it; universes of different sizes, so that a file written over is longer, then shorter,
+  // than what is written.
+  const std::vector<State> passes{soup_state("B3/S23:T200,7", 0), soup_state("B3/S23:T640,40", 1),
+                                  soup_state("B3/S23:T64,3", 2), soup_state("B3/S23:T1024,50", 3)};
+  write_state(file("u.lbu"), passes[0]);
+  std::vector<ino_t> files{inode_of(file("u.lbu"))};
+  std::unique_ptr<UniverseBlockWriter> before;
+  for (std::size_t k = 1; k < passes.size(); ++k) {
+    auto writer = std::make_unique<UniverseBlockWriter>(
+        file("u.lbu"), UniverseHeader{passes[k].problem, k}, FileWrites::direct, before.get());
+    if (k >= 2) {
+      EXPECT_EQ(inode_of(writer->temporary()), files[k - 2]) << k; // written over
+    }
+    before.reset();
+    write_rows(*writer, passes[k]);
+    writer->commit();
+    files.push_back(inode_of(file("u.lbu")));
+    // The file replaced stays beside it, for the next pass, until the writer goes.
+    EXPECT_EQ(inode_of(writer->temporary()), files[k - 1]) << k;
+    EXPECT_EQ(listing().size(), 2U);
+    const State back = read_state(file("u.lbu"), std::nullopt);
+    EXPECT_EQ(back.grid, passes[k].grid) << k;
+    EXPECT_EQ(back.generation, k);
+    const UniverseHeader header{passes[k].problem, k};
+    EXPECT_EQ(std::filesystem::file_size(file("u.lbu")), header.file_bytes());
+    before = std::move(writer);
+  }
+  {
+    // Handed over and dropped before commit(): the file stays as it was, nothing beside it.
+    const std::string last = contents(file("u.lbu"));
+    UniverseBlockWriter abandoned(file("u.lbu"), UniverseHeader{passes[1].problem, 9},
+                                  FileWrites::direct, before.get());
+    before.reset();
+    write_rows(abandoned, passes[1]);
+    EXPECT_EQ(contents(file("u.lbu")), last);
+  }
   EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
 }
 

@@ -101,6 +101,13 @@ public:
   /// Syncs the temporary through `fd`, its writer's descriptor, closes it (-1 after), renames
   /// it onto the file and syncs the folder.
   void put_in_place(int& fd);
+  /// put_in_place(), but the file replaced, where there is one, takes the temporary's name in
+  /// the same step (RENAME_EXCHANGE; a rename on a file system without it): removed with this
+  /// object unless another adopt()s it first.
+  void exchange_into_place(int& fd);
+  /// Moves the file at `other`'s temporary (exchange_into_place() left it there), if any, to
+  /// this one's; whether there was one.
+  bool adopt(TemporaryBeside& other);
 
 private:
   std::filesystem::path path_;
@@ -156,7 +163,16 @@ public:
     std::span<const std::byte> bytes;
   };
 
-  DirectFileWriter(const std::filesystem::path& path, std::int64_t size);
+  /// With `before`, a writer committed before this one, the file its commit replaced is
+  /// written over, where there is one: its blocks are the file system's already, where a fresh
+  /// file's reserved blocks are converted as direct writes reach them, and the file replaced
+  /// is not freed. Passes of a 4 GiB universe of 64 KiB rows in 4 × 4 blocks on this project's
+  /// development machine (ext4 on a virtual disk), each committed before the next: 0.48 to 0.53
+  /// GB/s written over, 0.16 to 0.19 into fresh files with the replaced one freed (0.33 to 0.36
+  /// for the first two, which have nothing to free or to write over). Bytes no piece covers
+  /// keep what that file held: give `before` only where the pieces cover the file.
+  DirectFileWriter(const std::filesystem::path& path, std::int64_t size,
+                   DirectFileWriter* before = nullptr);
   ~DirectFileWriter();
   DirectFileWriter(const DirectFileWriter&) = delete;
   DirectFileWriter& operator=(const DirectFileWriter&) = delete;
@@ -168,7 +184,9 @@ public:
   [[nodiscard]] const std::filesystem::path& temporary() const { return file_.temporary(); }
   /// Cuts the temporary, reserved to the end of its last page, to its size.
   void finish();
-  /// finish(), then syncs the file, renames it to `path` and syncs the folder.
+  /// finish(), then syncs the file, puts it in place of `path` and syncs the folder. The file
+  /// it replaces stays, under the temporary's name, for a writer after it to write over, and
+  /// is removed with this writer.
   void commit();
 
 private:

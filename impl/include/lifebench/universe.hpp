@@ -101,8 +101,12 @@ using BlockSink = std::function<void(std::int64_t y, std::int64_t rows, std::int
 /// as it was. The blocks must cover the universe once (their words must add up to it).
 class UniverseBlockWriter {
 public:
+  /// With direct writes and `before`, a direct writer committed before this one, the file its
+  /// commit replaced is written over (DirectFileWriter): a pass of an out-of-core run writes
+  /// over the pass before the last.
   UniverseBlockWriter(const std::filesystem::path& path, const UniverseHeader& header,
-                      FileWrites writes = FileWrites::cached);
+                      FileWrites writes = FileWrites::cached,
+                      UniverseBlockWriter* before = nullptr);
 
   /// A BlockSink's block.
   void write(std::int64_t y, std::int64_t rows, std::int64_t x, std::int64_t words,
@@ -111,12 +115,14 @@ public:
   /// whole and may be read (UniverseReader) before commit(), e.g. while it syncs.
   void finish();
   [[nodiscard]] const std::filesystem::path& temporary() const;
-  /// finish(), then the temporary to the disk and into place.
+  /// finish(), then the temporary to the disk and into place; with direct writes the file
+  /// replaced stays until this writer is destroyed (DirectFileWriter::commit()).
   void commit();
 
 private:
   using File = std::variant<MappedFileWriter, DirectFileWriter>;
-  static File open(const std::filesystem::path& path, std::int64_t size, FileWrites writes);
+  static File open(const std::filesystem::path& path, std::int64_t size, FileWrites writes,
+                   UniverseBlockWriter* before);
 
   std::filesystem::path path_;
   UniverseHeader header_;
