@@ -392,8 +392,9 @@ public:
 
   /// Advances `in` by `generations` into `out` (`in` itself for in place); adds each
   /// stage's seconds to `seconds` (the write stage's includes the time spent waiting for
-  /// a pass to reach the disk). Each pass is written beside `out` and renamed into place;
-  /// with overlap the next pass reads the new file while it is synced and renamed. Each
+  /// a pass to reach the disk). Each pass is written beside `out` and put in its place;
+  /// with overlap the next pass reads the new file while it is synced and put in place, and
+  /// without it, with direct writes, the pass after next writes over the file it replaced. Each
   /// pass's header carries `origin` (UniverseHeader::origin).
   void advance(const fs::path& in, const fs::path& out, std::uint64_t generations,
                pipeline::StageSeconds& seconds,
@@ -439,11 +440,14 @@ public:
       if (committing.valid()) committing.get(); // passes reach `out` in order
       if (generations > 0) reader = std::make_unique<UniverseReader>(file->temporary());
       if (plan_.overlap && generations > 0) {
-        committing = std::async(std::launch::async,
-                                [this, file = std::move(file), out] { commit(*file, out); });
+        committing = std::async(std::launch::async, [this, file = std::move(file), out]() mutable {
+          commit(*file, out);
+          file.reset(); // the file it replaced goes now, on this thread
+        });
       } else {
         commit(*file, out);
-        before = std::move(file);
+        // The first pass replaced the file the run began with, which is not ours to write over.
+        if (passes_done > 0) before = std::move(file);
       }
       pass.write += seconds_since(start);
       seconds.read += pass.read;

@@ -2,7 +2,9 @@
 // place: a rename within one directory is atomic, so readers see either the
 // old file or the whole new one, never a half-written one. The file is synced
 // before the rename and the folder after it, so that a crash or power loss
-// cannot leave the new name on an empty file.
+// cannot leave the new name on an empty file. A file exchanged into place
+// (TemporaryBeside::exchange_into_place) keeps the one it replaced beside it,
+// which a later writer may write over: only one that this process wrote.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
 #include "text.hpp"
@@ -169,18 +171,16 @@ void TemporaryBeside::put_in_place(int& fd) {
 void TemporaryBeside::exchange_into_place(int& fd) {
   if (::fsync(fd) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
   ::close(std::exchange(fd, -1));
+  // An exchange that fails changes nothing (no file to exchange with, a file system or a
+  // sandbox that has none): a rename then, which says what is wrong if it fails too.
   if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0) {
-    // Nothing to exchange with (ENOENT), or a file system that cannot (EINVAL): a rename.
-    if (errno != ENOENT && errno != EINVAL) {
-      throw Error("cannot write " + path_.string() + ": " + os_reason());
-    }
     rename_into_place(temporary_, target_);
   }
   sync_folder_of(target_);
 }
 
 bool TemporaryBeside::adopt(TemporaryBeside& other) {
-  return ::rename(other.temporary_.c_str(), temporary_.c_str()) == 0;
+  return other.target_ == target_ && ::rename(other.temporary_.c_str(), temporary_.c_str()) == 0;
 }
 
 MappedFileWriter::MappedFileWriter(const std::filesystem::path& path, std::int64_t size)

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <sys/stat.h>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -115,6 +116,21 @@ void read_page(int fd, std::byte* page, std::int64_t offset, const std::string& 
   std::memset(page + got, 0, static_cast<std::size_t>(kPage - got));
 }
 
+/// `path`, a file adopted to be written over, opened for direct writes; -1, and the file
+/// removed, where it is not a regular file of one link that we may write (a hard link to
+/// another's file would be written through).
+int open_to_write_over(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_DIRECT);
+  struct stat status {};
+  if (fd >= 0 && ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_nlink == 1) {
+    return fd;
+  }
+  if (fd >= 0) ::close(fd);
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  return -1;
+}
+
 /// The jobs of one write() over up to kWriters threads, each with a bounce buffer for what is
 /// not aligned in memory; partial pages one at a time.
 class Writers {
@@ -194,9 +210,12 @@ private:
 DirectFileWriter::DirectFileWriter(const std::filesystem::path& path, std::int64_t size,
                                    DirectFileWriter* before)
     : file_(path), size_(size) {
-  const bool over = before != nullptr && file_.adopt(before->file_);
-  fd_ = ::open(file_.temporary().c_str(),
-               O_RDWR | (over ? 0 : O_CREAT | O_EXCL) | O_CLOEXEC | O_DIRECT, 0644);
+  if (before != nullptr && before->fd_ < 0 && file_.adopt(before->file_)) {
+    fd_ = open_to_write_over(file_.temporary());
+  }
+  if (fd_ < 0) {
+    fd_ = ::open(file_.temporary().c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  }
   if (fd_ < 0 && errno == EINVAL) {
     throw Error("cannot write " + path.string() +
                 " past the page cache: its file system takes no direct I/O (O_DIRECT)");

@@ -268,7 +268,8 @@ UniverseBlockWriter::File UniverseBlockWriter::open(const std::filesystem::path&
                                                     std::int64_t size, FileWrites writes,
                                                     UniverseBlockWriter* before) {
   if (writes == FileWrites::direct) {
-    // The blocks cover the universe and the header its first page: every byte is written.
+    // Written over, the file must be written whole: the header is its first page, and the
+    // blocks must cover the universe (finish() counts their words, callers keep them apart).
     auto* over = before != nullptr ? std::get_if<DirectFileWriter>(&before->file_) : nullptr;
     return File(std::in_place_type<DirectFileWriter>, path, size, over);
   }

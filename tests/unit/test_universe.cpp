@@ -362,6 +362,32 @@ TEST_F(Universe, ADirectPassWritesOverTheFileThePassBeforeReplaced) {
   EXPECT_EQ(listing(), std::vector<std::string>{"u.lbu"});
 }
 
+TEST_F(Universe, AReplacedFileWithAnotherLinkIsNotWrittenOver) {
+  if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
+  const State first = soup_state("B3/S23:T200,7", 0);
+  const State second = soup_state("B3/S23:T640,40", 1);
+  const State third = soup_state("B3/S23:T64,3", 2);
+  write_state(file("u.lbu"), first);
+  std::filesystem::create_hard_link(file("u.lbu"), file("kept.lbu"));
+  const std::string kept = contents(file("kept.lbu"));
+  auto pass = std::make_unique<UniverseBlockWriter>(
+      file("u.lbu"), UniverseHeader{second.problem, 1}, FileWrites::direct);
+  write_rows(*pass, second);
+  pass->commit();
+  {
+    // Handed the first file, which has another name: a fresh file instead.
+    UniverseBlockWriter next(file("u.lbu"), UniverseHeader{third.problem, 2}, FileWrites::direct,
+                             pass.get());
+    EXPECT_NE(inode_of(next.temporary()), inode_of(file("kept.lbu")));
+    pass.reset();
+    write_rows(next, third);
+    next.commit();
+  }
+  EXPECT_EQ(contents(file("kept.lbu")), kept);
+  EXPECT_EQ(read_state(file("u.lbu"), std::nullopt).grid, third.grid);
+  EXPECT_EQ(listing(), (std::vector<std::string>{"kept.lbu", "u.lbu"}));
+}
+
 TEST_F(Universe, ADirectWriteOutsideTheFileIsRefused) {
   if (!takes_direct_io(file(""))) GTEST_SKIP() << "the temporary folder takes no O_DIRECT";
   DirectFileWriter file_writer(file("f.bin"), 5000);

@@ -146,7 +146,8 @@ private:
 };
 
 /// A file of `size` bytes written past the host's page cache (O_DIRECT), into a temporary beside
-/// `path` that commit() renames into place with MappedFileWriter's guarantees. Each write()
+/// `path` that commit() puts in place with MappedFileWriter's guarantees (by an exchange,
+/// which keeps the file replaced, see commit()). Each write()
 /// has handed its bytes to the disk when it returns (commit()'s sync makes them durable),
 /// written by several threads at once (a disk reaches its rate only with many writes in
 /// flight), so a file larger than memory goes to the disk at the disk's rate and leaves
@@ -163,14 +164,17 @@ public:
     std::span<const std::byte> bytes;
   };
 
-  /// With `before`, a writer committed before this one, the file its commit replaced is
-  /// written over, where there is one: its blocks are the file system's already, where a fresh
-  /// file's reserved blocks are converted as direct writes reach them, and the file replaced
-  /// is not freed. Passes of a 4 GiB universe of 64 KiB rows in 4 × 4 blocks on this project's
-  /// development machine (ext4 on a virtual disk), each committed before the next: 0.48 to 0.53
-  /// GB/s written over, 0.16 to 0.19 into fresh files with the replaced one freed (0.33 to 0.36
-  /// for the first two, which have nothing to free or to write over). Bytes no piece covers
-  /// keep what that file held: give `before` only where the pieces cover the file.
+  /// With `before`, a writer of the same `path` committed before this one, the file its commit
+  /// replaced is written over, where there is one and it is a regular file of one link that
+  /// we may write (else a fresh file is made): the caller hands over only a writer whose
+  /// replaced file it wrote itself, never the file that was there before it began. its blocks are
+  /// the file system's already, where a fresh file's reserved blocks are converted as direct writes
+  /// reach them, and the file replaced is not freed. Passes of a 4 GiB universe of 64 KiB rows in 4
+  /// × 4 blocks on this project's development machine (ext4 on a virtual disk), each committed
+  /// before the next: 0.48 to 0.53 GB/s written over, 0.16 to 0.19 into fresh files with the
+  /// replaced one freed (0.33 to 0.36 for the first two, which have nothing to free or to write
+  /// over). Bytes no piece covers keep what that file held: give `before` only where the pieces
+  /// cover the file.
   DirectFileWriter(const std::filesystem::path& path, std::int64_t size,
                    DirectFileWriter* before = nullptr);
   ~DirectFileWriter();
@@ -206,8 +210,9 @@ bool takes_direct_io(const std::filesystem::path& folder);
 /// A file system that keeps files in memory (tmpfs) keeps them. Throws Error.
 void drop_from_page_cache(const std::filesystem::path& file);
 
-/// Removes the temporaries that write_file_atomically() and MappedFileWriter are writing now,
-/// and the others noted (TemporaryInProgress): for a handler of a signal that ends the
+/// Removes the temporaries that write_file_atomically(), MappedFileWriter and DirectFileWriter
+/// are writing now, the files a committed DirectFileWriter replaced, and the others noted
+/// (TemporaryInProgress): for a handler of a signal that ends the
 /// process midway, so that it leaves none behind. Async-signal-safe: it only reads fixed
 /// memory and calls unlink().
 void remove_temporaries_in_progress() noexcept;
