@@ -164,17 +164,16 @@ public:
     std::span<const std::byte> bytes;
   };
 
-  /// With `before`, a writer of the same `path` committed before this one, the file its commit
-  /// replaced is written over, where there is one and it is a regular file of one link that
-  /// we may write (else a fresh file is made): the caller hands over only a writer whose
-  /// replaced file it wrote itself, never the file that was there before it began. its blocks are
-  /// the file system's already, where a fresh file's reserved blocks are converted as direct writes
-  /// reach them, and the file replaced is not freed. Passes of a 4 GiB universe of 64 KiB rows in 4
-  /// × 4 blocks on this project's development machine (ext4 on a virtual disk), each committed
-  /// before the next: 0.48 to 0.53 GB/s written over, 0.16 to 0.19 into fresh files with the
-  /// replaced one freed (0.33 to 0.36 for the first two, which have nothing to free or to write
-  /// over). Bytes no piece covers keep what that file held: give `before` only where the pieces
-  /// cover the file.
+  /// With `before`, a writer of the same `path` committed before this one, the file its
+  /// commit replaced is written over, where there is one and it is a regular file of one link
+  /// that we may write (else a fresh file is made). Its blocks are the file system's already,
+  /// where a fresh file's reserved blocks are converted as direct writes reach them, and it is
+  /// not freed. The third and fourth passes of a 4 GiB universe of 64 KiB rows in 4 x 4 blocks
+  /// on this project's development machine (ext4 on a virtual disk), each committed before the
+  /// next: 0.30 to 0.54 GB/s written over (four runs), 0.16 to 0.19 into fresh files with the
+  /// replaced one freed (three runs); the first two 0.27 to 0.36. Hand over only a writer whose
+  /// replaced file the caller wrote itself, never the file that was there before it began, and
+  /// only where the pieces cover the file: bytes no piece covers keep what that file held.
   DirectFileWriter(const std::filesystem::path& path, std::int64_t size,
                    DirectFileWriter* before = nullptr);
   ~DirectFileWriter();
