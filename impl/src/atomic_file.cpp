@@ -2,8 +2,8 @@
 // place: a rename within one directory is atomic, so readers see either the
 // old file or the whole new one, never a half-written one. The file is synced
 // before the rename and the folder after it, so that a crash or power loss
-// cannot leave the new name on an empty file. A file exchanged into place
-// (TemporaryBeside::exchange_into_place) keeps the one it replaced beside it,
+// cannot leave the new name on an empty file. A file put in place keeping the
+// one it replaced (TemporaryBeside::Replaced::kept) leaves that one beside it,
 // which a later writer may write over: only one that this process wrote.
 #include "lifebench/error.hpp"
 #include "lifebench/state_io.hpp"
@@ -160,22 +160,16 @@ TemporaryBeside::~TemporaryBeside() {
   std::filesystem::remove(temporary_, ignored);
 }
 
-void TemporaryBeside::put_in_place(int& fd) {
-  if (::fsync(fd) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
-  ::close(std::exchange(fd, -1));
-  rename_into_place(temporary_, target_);
-  placed_ = true;
-  sync_folder_of(target_);
-}
-
-void TemporaryBeside::exchange_into_place(int& fd) {
+void TemporaryBeside::put_in_place(int& fd, Replaced replaced) {
   if (::fsync(fd) != 0) throw Error("cannot sync " + path_.string() + " to disk: " + os_reason());
   ::close(std::exchange(fd, -1));
   // An exchange that fails changes nothing (no file to exchange with, a file system or a
   // sandbox that has none): a rename then, which says what is wrong if it fails too.
-  if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0) {
-    rename_into_place(temporary_, target_);
-  }
+  const bool exchanged =
+      replaced == Replaced::kept &&
+      ::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0;
+  if (!exchanged) rename_into_place(temporary_, target_);
+  placed_ = !exchanged; // exchanged, the temporary's name holds the file replaced
   sync_folder_of(target_);
 }
 

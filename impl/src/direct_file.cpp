@@ -256,7 +256,7 @@ void DirectFileWriter::finish() {
 
 void DirectFileWriter::commit() {
   finish();
-  file_.exchange_into_place(fd_);
+  file_.put_in_place(fd_, TemporaryBeside::Replaced::kept);
 }
 
 bool takes_direct_io(const std::filesystem::path& folder) {

@@ -98,15 +98,16 @@ public:
 
   [[nodiscard]] const std::filesystem::path& path() const { return path_; } ///< as given
   [[nodiscard]] const std::filesystem::path& temporary() const { return temporary_; }
+  /// What put_in_place() does with the file it replaces: removes it, or keeps it under the
+  /// temporary's name (exchanged with it in one step, RENAME_EXCHANGE; removed where the file
+  /// system cannot), removed with this object unless another adopt()s it first.
+  enum class Replaced { removed, kept };
+
   /// Syncs the temporary through `fd`, its writer's descriptor, closes it (-1 after), renames
   /// it onto the file and syncs the folder.
-  void put_in_place(int& fd);
-  /// put_in_place(), but the file replaced, where there is one, takes the temporary's name in
-  /// the same step (RENAME_EXCHANGE; a rename on a file system without it): removed with this
-  /// object unless another adopt()s it first.
-  void exchange_into_place(int& fd);
-  /// Moves the file at `other`'s temporary (exchange_into_place() left it there), if any, to
-  /// this one's; whether there was one.
+  void put_in_place(int& fd, Replaced replaced = Replaced::removed);
+  /// Moves the file at `other`'s temporary (kept by put_in_place()), if any, to this one's;
+  /// whether there was one.
   bool adopt(TemporaryBeside& other);
 
 private:
