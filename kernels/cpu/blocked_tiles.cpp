@@ -130,14 +130,6 @@ template <class D> HWY_INLINE Row<hn::Vec<D>> LoadRow(D d, const std::uint64_t* 
 }
 
 #if LIFEBENCH_TERNLOG
-/// The words at `at` loaded again into a register of their own, which the compiler cannot
-/// merge with an earlier load of them (it does not see the address): a VPTERNLOGQ may then
-/// overwrite it.
-template <class D> HWY_INLINE hn::Vec<D> LoadAgain(D d, const std::uint64_t* at) {
-  asm volatile("" : "+r"(at));
-  return hn::LoadU(d, at);
-}
-
 /// One column of vectors walked down the rows, seed 000's SAT-solver sequence over row
 /// sums (kernels/cuda/life_lop3.cuh: sat10_begin, sat10_end). The live-neighbour count of
 /// the row here is aA + a9 + 2 (b0 + b1 + b2): (aA, b2) the full adder of the row above's
@@ -164,26 +156,15 @@ template <class D> struct ColumnWalk {
   }
 
   /// The next state of the row here, from the row below at `at`; then moves down a row.
-  /// VPTERNLOGQ overwrites its first input, so each one here takes first an input at its
-  /// last use (aA, b2, the row here's lo, b0, west) or the row below's cells loaded again
-  /// (LoadAgain): no register is copied (one copy from a vector port for each input still
-  /// needed later; a load goes to a load port). The row below's adder takes the row here's lo
-  /// with the row below's lo and cells, the same sum as with its west and east.
+  /// Each of the sequence's VPTERNLOGQ takes first an input at its last use (aA, b2, b0),
+  /// which it overwrites: in the blog's order the compiler copied an input first.
   HWY_INLINE V Step(D d, const std::uint64_t* at) {
-    const V cells = hn::LoadU(d, at);
-    const V west = FromWest(cells, hn::LoadU(d, at - 1));
-    const V east = FromEast(cells, hn::LoadU(d, at + 1));
-    const V lo = Ternary<0x96>(LoadAgain(d, at), west, east);
-    const V magic0 = Ternary<Swapped(sat10::kMagic0, kA, kB)>(aA, lo, alive);
+    const Row<V> below = LoadRow(d, at);
+    const V magic0 = Ternary<Swapped(sat10::kMagic0, kA, kB)>(aA, below.sum.lo, alive);
     const V magic1 = Ternary<Swapped(sat10::kMagic1, kA, kC)>(b2, alive, magic0);
-    aA = Ternary<0x96>(LoadAgain(d, at), here.lo, lo);
-    b2 = Ternary<0xE8>(here.lo, west, east);
-    const V hi = Ternary<0xE8>(west, cells, east);
-    const V magic2 = Ternary<Swapped(sat10::kMagic2, kA, kC)>(b0, hi, magic1);
+    const V magic2 = Ternary<Swapped(sat10::kMagic2, kA, kC)>(b0, below.sum.hi, magic1);
     const V next = Ternary<sat10::kNext>(magic2, magic0, magic1);
-    b0 = here.hi;
-    here = {lo, hi};
-    alive = cells;
+    Begin(here, below);
     return next;
   }
 };
