@@ -78,6 +78,18 @@ TEST(WideSimulator, RefusesWhatDoesNotFit) {
   EXPECT_NE(too_wide->find("2^35"), std::string::npos) << *too_wide;
 }
 
+TEST(WideSimulator, OneLaunchOfRegistersNamesItsLaunch) {
+  for (const auto launch : {wide::Launch::persistent, wide::Launch::pipelined}) {
+    wide::Config config = config_of(wide::Schedule::registers);
+    config.launch = launch;
+    const auto reason = wide::unsupported(config, 32, 1024);
+    ASSERT_TRUE(reason);
+    const std::string named =
+        launch == wide::Launch::pipelined ? "launch=pipelined " : "launch=persistent ";
+    EXPECT_EQ(reason->rfind(named, 0), 0U) << *reason;
+  }
+}
+
 TEST(WideSimulator, WavefrontWritesAnyRowsPerLane) {
   if (!device_has(std::size_t{1} << 20)) GTEST_SKIP() << "no CUDA device";
   // The rows cuda-outofcore's rows_per_thread=auto chooses for its bands on 132 SMs (49,

@@ -103,7 +103,10 @@ inline std::optional<std::string> unsupported(const Config& config, std::int64_t
              "generation one more row at each end of a thread's column and one more cell at "
              "each end of a warp's 32 words go wrong";
     }
-    if (config.one_launch()) return "launch=persistent needs schedule=wavefront";
+    if (config.one_launch()) {
+      return config.launch == Launch::pipelined ? "launch=pipelined needs schedule=wavefront"
+                                                : "launch=persistent needs schedule=wavefront";
+    }
   } else if (config.steps != 4 && config.steps != 8 && config.steps != 16) {
     return "schedule=wavefront: steps_per_launch must be 4, 8 or 16 (the generations a lane "
            "holds at once are compiled in)";
