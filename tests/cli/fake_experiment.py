@@ -87,10 +87,13 @@ def bench(conf, args):
         print("about to crash", file=sys.stderr, flush=True)
         os.kill(os.getpid(), signal.SIGSEGV)
     if mode == "hang":
-        # A grandchild in the same process group: the driver must kill it too.
+        # A grandchild in the same process group: the driver must kill it too. Its pid file
+        # appears whole (renamed into place), as a test reads it as soon as it exists.
         child = subprocess.Popen(["sleep", "3600"])
-        with open(os.path.join(HERE, NAME + ".grandchild"), "w") as f:
+        with open(os.path.join(HERE, NAME + ".grandchild.tmp"), "w") as f:
             f.write(str(child.pid))
+        os.rename(os.path.join(HERE, NAME + ".grandchild.tmp"),
+                  os.path.join(HERE, NAME + ".grandchild"))
         time.sleep(3600)
     if mode == "slow":
         with open(os.path.join(HERE, NAME + ".pid.tmp"), "w") as f:
