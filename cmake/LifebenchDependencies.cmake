@@ -26,6 +26,10 @@ lifebench_require(valijson "valijson checks the results the driver reads against
 
 if(LIFEBENCH_ENABLE_HWY)
   lifebench_require(hwy "Highway is LIFEBENCH_ENABLE_HWY's SIMD library" CONFIG)
+  # Every user of Highway compiles AVX3_DL too (Ice Lake and later Xeons: VPSHLDQ, VBMI2),
+  # which Highway leaves out unless asked; dispatch decides at run time. One definition, so
+  # that the kernels and the list of targets the manifests record agree.
+  set_property(TARGET hwy::hwy APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS HWY_WANT_AVX3_DL)
 endif()
 
 if(LIFEBENCH_ENABLE_OPENCL)

@@ -2,7 +2,6 @@
 // compiled them for that this CPU runs, against the reference: tiles narrower and shorter
 // than the grid, so that a pass crosses tile edges both ways (vectors and a scalar tail),
 // on a torus and a dead boundary, over the whole grid and over a band of its rows.
-#define HWY_WANT_AVX3_DL // the targets blocked_tiles.cpp is compiled for
 #include "cpu/blocked_tiles.hpp"
 #include "cpu/logic_ceiling.hpp"
 #include "cpu/packed_grids.hpp"

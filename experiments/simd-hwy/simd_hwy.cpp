@@ -23,7 +23,6 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_hwy.cpp"
-#define HWY_WANT_AVX3_DL // Ice Lake and later Xeons: compile the target, dispatch decides
 #include <hwy/aligned_allocator.h>
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>

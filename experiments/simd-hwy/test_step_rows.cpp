@@ -4,7 +4,6 @@
 // the rows in one share and in three, as the workers split them.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "test_step_rows.cpp"
-#define HWY_WANT_AVX3_DL        // as simd_hwy.cpp
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>
 // The kernel, for each target foreach_target.h re-includes this file for.

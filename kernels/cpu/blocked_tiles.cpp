@@ -27,7 +27,6 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/blocked_tiles.cpp"
-#define HWY_WANT_AVX3_DL // Ice Lake and later Xeons: VPSHLDQ; dispatch decides
 #include <hwy/aligned_allocator.h>
 #include <hwy/cache_control.h>
 #include <hwy/foreach_target.h> // IWYU pragma: keep

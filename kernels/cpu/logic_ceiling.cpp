@@ -13,7 +13,6 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/logic_ceiling.cpp"
-#define HWY_WANT_AVX3_DL        // as blocked_tiles.cpp: the same targets
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>
 

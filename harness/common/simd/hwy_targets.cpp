@@ -1,8 +1,5 @@
 #include "lifebench/environment.hpp"
 
-// The targets the kernels are compiled for (they ask for AVX3_DL too), so that the list
-// names the one their dispatch chooses on this CPU.
-#define HWY_WANT_AVX3_DL
 #include <hwy/highway.h>
 #include <hwy/targets.h>
 
