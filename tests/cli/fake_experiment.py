@@ -66,6 +66,14 @@ def describe(conf):
         "reason": conf.get("reason")}))
 
 
+def write_whole(path, text):
+    """Writes `text` beside `path` and renames it into place: a reader (a test that waits for
+    the file to exist, or the driver) never sees it half written."""
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.rename(path + ".tmp", path)
+
+
 def bench(conf, args):
     params, values = options(args)
     with open(os.path.join(HERE, NAME + ".log"), "a") as log:
@@ -87,18 +95,12 @@ def bench(conf, args):
         print("about to crash", file=sys.stderr, flush=True)
         os.kill(os.getpid(), signal.SIGSEGV)
     if mode == "hang":
-        # A grandchild in the same process group: the driver must kill it too. Its pid file
-        # appears whole (renamed into place), as a test reads it as soon as it exists.
+        # A grandchild in the same process group: the driver must kill it too.
         child = subprocess.Popen(["sleep", "3600"])
-        with open(os.path.join(HERE, NAME + ".grandchild.tmp"), "w") as f:
-            f.write(str(child.pid))
-        os.rename(os.path.join(HERE, NAME + ".grandchild.tmp"),
-                  os.path.join(HERE, NAME + ".grandchild"))
+        write_whole(os.path.join(HERE, NAME + ".grandchild"), str(child.pid))
         time.sleep(3600)
     if mode == "slow":
-        with open(os.path.join(HERE, NAME + ".pid.tmp"), "w") as f:
-            f.write(str(os.getpid()))
-        os.rename(os.path.join(HERE, NAME + ".pid.tmp"), os.path.join(HERE, NAME + ".pid"))
+        write_whole(os.path.join(HERE, NAME + ".pid"), str(os.getpid()))
         time.sleep(3600)
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -157,9 +159,7 @@ def bench(conf, args):
             spans.write(json.dumps({"gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
                                     "start": started, "end": time.time(),
                                     "threads": params.get("threads")}) + "\n")
-    with open(out + ".tmp", "w") as f:
-        json.dump(result, f)
-    os.rename(out + ".tmp", out)
+    write_whole(out, json.dumps(result))
 
 
 def main():
