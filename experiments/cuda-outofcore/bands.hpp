@@ -1,13 +1,15 @@
 // Ours, beyond seed 003: a pass of T generations over bands of whole rows with no
-// halo. Band i's rows at generation t are [iH - t, (i+1)H - t): a window that moves up
+// halo. Band i's rows at generation t are [iH + t, (i+1)H + t): a window that moves down
 // one row per generation, a parallelogram in space-time. To advance g generations it
-// needs the 2g rows above it at generation t, which the band before it left in a
-// handoff buffer (one slot of 2g rows per launch), and it leaves its own bottom 2g rows
-// there for the band after it. The first band takes them from a prelude: the universe's
-// last 2T rows advanced as a trapezoid that shrinks from both ends, the only cells
-// computed twice (about T/N of the pass). After T generations band i holds rows
-// [iH - T, (i+1)H - T) of the new universe, exact: no band is extended and T is bounded
-// by the handoff buffer (2T rows), not by the band's height.
+// needs the 2g rows below it at generation t, which the band under it, advanced before
+// it, left in a handoff buffer (one slot of 2g rows per launch), and it leaves its own
+// first 2g rows in another for the band above it: the bands go from the last up. The
+// last band takes them from a prelude: the universe's first 2T rows advanced as a
+// trapezoid that shrinks from both ends, the only cells computed twice (about T/N of the
+// pass). After T generations band i holds rows [iH + T, (i+1)H + T) of the new universe,
+// exact: no band is extended and T is bounded by the handoff buffers (2T rows each), not
+// by the band's height. Moving down, a band's passes can run at once in one pipelined
+// launch (launch=pipelined), each tile loading rows the pass before wrote first.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +28,7 @@ struct Bands {
   int count = 1;
   int steps = 0;      ///< T: generations of the pass
   int max_launch = 1; ///< most generations one launch does
+  int overrun = 0;    ///< rows past a band's last rows and those below it that a launch loads
 
   /// Why these bands cannot run, or nothing.
   [[nodiscard]] std::optional<std::string> unsupported() const {
@@ -56,74 +59,77 @@ struct Bands {
   [[nodiscard]] int items() const { return chunks() + count; }
   [[nodiscard]] bool is_chunk(int k) const { return k < chunks(); }
 
-  /// Rows of each device buffer: the prelude, or a band with room to move up T rows
-  /// and take 2g rows above its top at generation T - g.
+  /// Rows of each device buffer: the prelude, or a band with room to move down T rows
+  /// and take 2g rows below it at generation T - g (and the launch's overrun).
   [[nodiscard]] std::int64_t buffer_rows() const {
-    return std::max(prelude_rows(), band_top() + band_rows());
+    return std::max(prelude_rows(), band_rows() + steps + max_launch + overrun);
   }
   [[nodiscard]] std::int64_t handoff_rows() const { return prelude_rows(); }
   /// Words of a host slot: a band, or a chunk of the prelude.
   [[nodiscard]] std::int64_t slot_words() const { return band_rows() * row_words; }
-  /// Words on the device: two buffers and the handoff.
+  /// Words on the device: two buffers and two handoffs, from the band below and to the band
+  /// above.
   [[nodiscard]] std::int64_t device_words() const {
-    return (2 * buffer_rows() + handoff_rows()) * row_words;
+    return 2 * (buffer_rows() + handoff_rows()) * row_words;
   }
 
-  /// Item k's first row in the universe (may be negative: wrap it) and its rows.
+  /// The band item k advances: the last first.
+  [[nodiscard]] int band_of(int k) const { return count - 1 - (k - chunks()); }
+  /// Item k's first row in the universe and its rows.
   [[nodiscard]] std::int64_t first_input_row(int k) const {
-    return is_chunk(k) ? -prelude_rows() + k * chunk_rows() : (k - chunks()) * band_rows();
+    return is_chunk(k) ? k * chunk_rows() : band_of(k) * band_rows();
   }
   [[nodiscard]] std::int64_t input_rows(int k) const {
     return is_chunk(k) ? std::min(chunk_rows(), prelude_rows() - k * chunk_rows()) : band_rows();
   }
-  /// Where item k goes in the device buffer.
+  /// Where item k goes in the device buffer: a band at the top.
   [[nodiscard]] std::int64_t input_buffer_row(int k) const {
-    return is_chunk(k) ? k * chunk_rows() : band_top();
+    return is_chunk(k) ? k * chunk_rows() : 0;
   }
-  /// Band item k's first row of the new universe (may be negative: wrap it).
-  [[nodiscard]] std::int64_t first_output_row(int k) const { return first_input_row(k) - steps; }
-  /// Where a band is in its buffer after the pass: moved up T rows.
-  [[nodiscard]] std::int64_t output_buffer_row() const { return band_top() - steps; }
-
-  /// The band's top row in its buffer at the pass's start.
-  [[nodiscard]] std::int64_t band_top() const { return std::int64_t{steps} + max_launch; }
+  /// Band item k's first row of the new universe (may be past the last: wrap it).
+  [[nodiscard]] std::int64_t first_output_row(int k) const { return first_input_row(k) + steps; }
+  /// Where a band is in its buffer after the pass: moved down T rows.
+  [[nodiscard]] std::int64_t output_buffer_row() const { return steps; }
 };
 
 // The operations of a pass on a device, called in order (they run in order):
-//   to_handoff(buffer_row, handoff_row, rows): rows of the current buffer to the handoff;
-//   from_handoff(handoff_row, buffer_row, rows): rows of the handoff to the current buffer;
+//   to_handoff(buffer_row, handoff_row, rows): rows of the current buffer to the handoff
+//     above (for the band above);
+//   from_handoff(handoff_row, buffer_row, rows): rows of the handoff below (from the band
+//     below) to the current buffer;
 //   step(first_row, rows, generations): the buffer's rows [first_row, first_row + rows)
 //     advanced as a torus of their own into the other buffer, which becomes current.
-// `launches` are the generations of each launch, summing to the pass's steps.
+// The handoff above becomes the one below for the next band (or, after the prelude, for
+// the last band). `launches` are the generations of each launch, summing to the pass's
+// steps.
 
-/// The prelude, in the current buffer's rows [0, 2T) (universe rows [-2T, 0)): the
-/// handoff slot of each launch, the rows above the first band at that generation.
+/// The prelude, in the current buffer's rows [0, 2T) (universe rows [0, 2T)): the
+/// handoff slot of each launch, the rows below the last band at that generation.
 template <class Operations>
 void advance_prelude(const Bands& b, std::span<const int> launches, Operations& ops) {
   const std::int64_t last = b.prelude_rows();
   std::int64_t t = 0;
   for (const int g : launches) {
     // Rows [t, last - t) are exact at generation t: wrong cells creep in from both ends.
-    const std::int64_t above = 2 * std::int64_t{g}; // rows the first band needs above it
-    ops.to_handoff(last - t - above, 2 * t, above);
+    ops.to_handoff(t, 2 * t, 2 * std::int64_t{g});     // the rows the last band needs below it
     if (t + g < b.steps) ops.step(t, last - 2 * t, g); // the last one's rows are handed on
     t += g;
   }
 }
 
-/// A band, in the current buffer's rows [band_top(), band_top() + H): takes the rows
-/// above it from the handoff and leaves its own bottom rows there, launch by launch;
-/// ends in rows [output_buffer_row(), output_buffer_row() + H).
+/// A band, in the current buffer's rows [t, t + H) at generation `t` (0: the pass's
+/// start), the generations of `launches` still to go: takes the rows below it from the
+/// handoff and leaves its own first rows in the other, launch by launch; ends in rows
+/// [output_buffer_row(), output_buffer_row() + H).
 template <class Operations>
-void advance_band(const Bands& b, std::span<const int> launches, Operations& ops) {
+void advance_band(const Bands& b, std::span<const int> launches, Operations& ops,
+                  std::int64_t t = 0) {
   const std::int64_t rows = b.band_rows();
-  std::int64_t t = 0;
   for (const int g : launches) {
-    const std::int64_t top = b.band_top() - t;
-    const std::int64_t above = 2 * std::int64_t{g};
-    ops.from_handoff(2 * t, top - above, above);
-    ops.to_handoff(top + rows - above, 2 * t, above);
-    ops.step(top - above, rows + above, g); // exact: rows [top - g, top + rows - g)
+    const std::int64_t below = 2 * std::int64_t{g};
+    ops.from_handoff(2 * t, t + rows, below);
+    ops.to_handoff(t, 2 * t, below);
+    ops.step(t, rows + below, g); // exact: rows [t + g, t + rows + g)
     t += g;
   }
 }

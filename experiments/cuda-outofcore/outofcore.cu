@@ -116,17 +116,34 @@ std::string partition_of(const Layout& layout) {
   return "1x" + std::to_string(std::get<bands::Bands>(layout).count);
 }
 
+/// Why the skewed bands `b` cannot run on `kernel`, or nothing: the prelude's launches, and a
+/// pass's generations past its whole passes of steps_per_launch, go a launch a pass; with
+/// launch=pipelined a band's whole passes go in one launch (wide::launch_band).
+std::optional<std::string> bands_unsupported(const bands::Bands& b, const wide::Config& kernel) {
+  if (auto why = b.unsupported()) return why;
+  wide::Config per_pass = kernel;
+  per_pass.launch = wide::Launch::per_pass;
+  if (auto why = wide::unsupported(per_pass, 2 * b.row_words, b.buffer_rows())) return why;
+  if (kernel.launch != wide::Launch::pipelined) return std::nullopt;
+  if (kernel.schedule != wide::Schedule::wavefront) {
+    return "launch=pipelined needs schedule=wavefront";
+  }
+  return wide::band_unsupported(kernel.rows, b.band_rows(), b.buffer_rows(), b.steps / kernel.steps,
+                                kernel.steps);
+}
+
 /// Why `layout` cannot run under `plan`, or nothing.
 std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& plan) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
+    if (plan.kernel.one_launch()) {
+      return "launch=pipelined runs the passes of skewed bands (scheme=skewed) only";
+    }
     if (auto why = g->unsupported()) return why;
     if (auto why = wide::unsupported(plan.kernel, 2 * g->extended_words(), g->extended_rows())) {
       return why;
     }
-  } else {
-    const auto& b = std::get<bands::Bands>(layout);
-    if (auto why = b.unsupported()) return why;
-    if (auto why = wide::unsupported(plan.kernel, 2 * b.row_words, b.buffer_rows())) return why;
+  } else if (auto why = bands_unsupported(std::get<bands::Bands>(layout), plan.kernel)) {
+    return why;
   }
   if (host_bytes(layout, plan) > plan.memory) {
     return "subuniverses=" + partition_of(layout) + " needs " +
@@ -148,7 +165,8 @@ Layout layout_with(const UniverseHeader& header, const Plan& plan, const tiles::
                       .height = header.problem.shape.height,
                       .count = parts.rows,
                       .steps = plan.halo_steps,
-                      .max_launch = plan.kernel.steps};
+                      .max_launch = plan.kernel.steps,
+                      .overrun = plan.kernel.launch == wide::Launch::pipelined ? wide::kAhead : 0};
 }
 
 /// The plan's layout of `header`'s universe: the given partition, or for auto the
@@ -186,8 +204,9 @@ struct Planned {
 
 /// The parameters' plan and its layout of `header`'s universe; with rows_per_thread=auto,
 /// the rows that make the cheapest launch on this device's SMs for that layout's launches
-/// (an extended sub-universe, or a band and the rows it takes above it: far shorter than
-/// the universes the fixed values suit).
+/// (an extended sub-universe, or a band and the rows it takes below it: far shorter than
+/// the universes the fixed values suit; launch=pipelined: the longest tiles that divide the
+/// band).
 Planned planned(const Params& params, const UniverseHeader& header) {
   Planned p{plan_of(params), {}};
   p.layout = layout_of(header, p.plan);
@@ -200,7 +219,7 @@ Planned planned(const Params& params, const UniverseHeader& header) {
   } else {
     const auto& b = std::get<bands::Bands>(p.layout);
     words = 2 * b.row_words;
-    rows = b.launch_rows();
+    rows = p.plan.kernel.launch == wide::Launch::pipelined ? b.band_rows() : b.launch_rows();
   }
   p.plan.kernel = wide::config_for_grid(params, words, rows);
   if (auto why = unsupported_layout(p.layout, p.plan)) throw Error(*why);
@@ -273,10 +292,11 @@ private:
   cuda::Stream stream_;
 };
 
-/// bands.hpp's operations on the GPU: row copies to and from the handoff, and launches.
+/// bands.hpp's operations on the GPU: row copies to and from the handoffs, and launches.
 struct DeviceBandOperations {
   std::array<std::uint32_t*, 2> buffers;
-  std::uint32_t* handoff;
+  const std::uint32_t* below; ///< the handoff from the band below
+  std::uint32_t* above;       ///< the handoff to the band above
   std::size_t row_words32;
   const wide::Config& kernel;
   cudaStream_t stream;
@@ -290,10 +310,20 @@ struct DeviceBandOperations {
         cudaMemcpyAsync(to, from, offset(rows) * 4, cudaMemcpyDeviceToDevice, stream));
   }
   void to_handoff(std::int64_t buffer_row, std::int64_t handoff_row, std::int64_t rows) const {
-    copy(handoff + offset(handoff_row), buffers[current] + offset(buffer_row), rows);
+    copy(above + offset(handoff_row), buffers[current] + offset(buffer_row), rows);
   }
   void from_handoff(std::int64_t handoff_row, std::int64_t buffer_row, std::int64_t rows) const {
-    copy(buffers[current] + offset(buffer_row), handoff + offset(handoff_row), rows);
+    copy(buffers[current] + offset(buffer_row), below + offset(handoff_row), rows);
+  }
+  /// `passes` passes of kernel.steps generations of the band at the buffer's top, in one launch
+  /// (launch=pipelined): as many launches of advance_band, the handoffs' slots filled and read
+  /// in the kernel.
+  void band_passes(const bands::Bands& b, int passes, unsigned* progress) {
+    wide::launch_band(kernel, buffers[current], buffers[1 - current],
+                      static_cast<unsigned>(row_words32), static_cast<unsigned>(b.buffer_rows()),
+                      static_cast<unsigned>(passes),
+                      {below, above, static_cast<unsigned>(b.band_rows())}, progress, stream);
+    if (passes % 2 == 1) current = 1 - current;
   }
   void step(std::int64_t first_row, std::int64_t rows, int generations) {
     // `generations` came from wide::steps_of, so the launch does all of them.
@@ -310,7 +340,12 @@ public:
   SkewedPasses(const bands::Bands& b, const wide::Config& kernel)
       : full_(b), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(buffer_words32()),
                                            cuda::DeviceBuffer<std::uint32_t>(buffer_words32())},
-        handoff_(static_cast<std::size_t>(2 * b.handoff_rows() * b.row_words)) {}
+        handoffs_{cuda::DeviceBuffer<std::uint32_t>(handoff_words32()),
+                  cuda::DeviceBuffer<std::uint32_t>(handoff_words32())},
+        progress_(kernel.launch == wide::Launch::pipelined
+                      ? wide::band_progress_words(kernel, static_cast<unsigned>(2 * b.row_words),
+                                                  static_cast<unsigned>(b.band_rows()))
+                      : 0) {}
 
   [[nodiscard]] int items(int steps) const override { return pass(steps).items(); }
   void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) override {
@@ -321,7 +356,8 @@ public:
   void simulate(int k, int steps, std::span<std::uint64_t> slot) override {
     const bands::Bands b = pass(steps);
     DeviceBandOperations ops{{device_[0].data(), device_[1].data()},
-                             handoff_.data(),
+                             handoffs_[below_].data(),
+                             handoffs_[1 - below_].data(),
                              static_cast<std::size_t>(2 * b.row_words),
                              kernel_,
                              stream_.get()};
@@ -331,12 +367,19 @@ public:
                                         cudaMemcpyHostToDevice, stream_.get()));
     const std::vector<int> launches = launches_of(steps);
     if (!b.is_chunk(k)) {
-      bands::advance_band(b, launches, ops);
+      // launch=pipelined: the whole passes of steps_per_launch in one launch, the rest a
+      // launch each.
+      const int passes = kernel_.launch == wide::Launch::pipelined ? steps / kernel_.steps : 0;
+      if (passes > 0) ops.band_passes(b, passes, progress_.data());
+      bands::advance_band(b, std::span(launches).subspan(static_cast<std::size_t>(passes)), ops,
+                          std::int64_t{passes} * kernel_.steps);
       LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(
           slot.data(), device_[ops.current].data() + ops.offset(b.output_buffer_row()),
           ops.offset(b.band_rows()) * 4, cudaMemcpyDeviceToHost, stream_.get()));
+      below_ = 1 - below_; // the band above takes what this one handed on
     } else if (k + 1 == b.chunks()) {
       bands::advance_prelude(b, launches, ops);
+      below_ = 1 - below_;
     }
     stream_.synchronize();
   }
@@ -357,6 +400,9 @@ private:
   [[nodiscard]] std::size_t buffer_words32() const {
     return static_cast<std::size_t>(2 * full_.buffer_rows() * full_.row_words);
   }
+  [[nodiscard]] std::size_t handoff_words32() const {
+    return static_cast<std::size_t>(2 * full_.handoff_rows() * full_.row_words);
+  }
   /// The generations of each launch of a pass, as the kernel does them.
   [[nodiscard]] std::vector<int> launches_of(int steps) const {
     std::vector<int> launches;
@@ -369,7 +415,9 @@ private:
   bands::Bands full_;
   wide::Config kernel_;
   std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
-  cuda::DeviceBuffer<std::uint32_t> handoff_;
+  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> handoffs_; ///< from below, to above: in turn
+  cuda::DeviceBuffer<unsigned> progress_; ///< launch=pipelined: its warps' shared progress
+  int below_ = 0;                         ///< the handoff from the band below
   cuda::Stream stream_;
 };
 
@@ -546,7 +594,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
               "universe file advanced halo_steps generations per pass, sub-universes extended "
               "by halo_steps cells read, simulated on the GPU by cuda-life-wide's kernel and "
               "their centres written back; overlap: reads, GPU and writes pipelined; skewed: "
-              "bands that move up a row per generation and hand their edge rows on, no halo"},
+              "bands that move down a row per generation and hand their edge rows on, no halo"},
     .axes =
         [] {
           auto axes = lifebench::cuda::life_wide::fastest_axes(
@@ -555,7 +603,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                 .allowed = {"halo", "skewed"},
                 .description = "halo: sub-universes extended by halo_steps cells, their "
                                "edges recomputed (the paper); skewed: bands of whole rows "
-                               "that hand the rows above each generation on, none "
+                               "that hand the rows below each generation on, none "
                                "recomputed but a prelude of 2 x halo_steps rows"},
                {.name = "subuniverses",
                 .default_value = "auto",
@@ -577,7 +625,14 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                 .description = "pinned host memory budget for the slots of sub-universes "
                                "or bands (bytes, or with K, M, G)"},
                lifebench::outofcore::folder_axis(),
-               lifebench::outofcore::cache_axis()});
+               lifebench::outofcore::cache_axis(),
+               {.name = "launch",
+                .default_value = "per_pass",
+                .allowed = {"per_pass", "pipelined"},
+                .description = "per_pass: a launch each steps_per_launch generations; pipelined "
+                               "(scheme=skewed, schedule=wavefront): a band's whole passes in "
+                               "one launch, cuda-life-wide's launch=pipelined on the band, the "
+                               "rows handed on copied in the kernel"}});
           return lifebench::cuda::life_wide::with_fitted_rows(std::move(axes),
                                                               "its band or sub-universe");
         }(),
