@@ -67,10 +67,10 @@ struct Bands {
   [[nodiscard]] std::int64_t handoff_rows() const { return prelude_rows(); }
   /// Words of a host slot: a band, or a chunk of the prelude.
   [[nodiscard]] std::int64_t slot_words() const { return band_rows() * row_words; }
-  /// Words on the device: two buffers and two handoffs, from the band below and to the band
-  /// above.
+  /// Words on the device: two sets of two buffers (a band's copies overlap the next band's
+  /// kernels) and two handoffs, from the band below and to the band above.
   [[nodiscard]] std::int64_t device_words() const {
-    return 2 * (buffer_rows() + handoff_rows()) * row_words;
+    return (4 * buffer_rows() + 2 * handoff_rows()) * row_words;
   }
 
   /// The band item k advances: the last first.

@@ -42,6 +42,9 @@ namespace bands = outofcore_bands;
 namespace pipeline = outofcore_pipeline;
 
 constexpr int kOverlapSlots = 3; // one being read, one simulated, one written
+/// Skewed bands: one being read, two on the GPU (one copied while the other computes), one
+/// written.
+constexpr int kOverlapBandSlots = 4;
 /// A pass said on standard error at most this often (pipeline::PassLog).
 constexpr std::chrono::seconds kSayPassesEvery{10};
 
@@ -58,7 +61,10 @@ struct Plan {
   wide::Config kernel;
   bool fitted_rows = false; ///< rows_per_thread=auto: kernel.rows chosen with the layout
 
-  [[nodiscard]] int slots() const { return overlap ? kOverlapSlots : 1; }
+  [[nodiscard]] int slots() const {
+    if (!overlap) return 1;
+    return scheme == Scheme::skewed ? kOverlapBandSlots : kOverlapSlots;
+  }
   /// Universe files on the disk at once: the file and the pass written beside it; with
   /// overlap, the pass before is still on its way to the disk when the next one's space is
   /// reserved.
@@ -99,8 +105,8 @@ std::int64_t slot_words(const Layout& layout) {
   return std::get<bands::Bands>(layout).slot_words();
 }
 
-/// Words of the device buffers: two extended sub-universes, or two band buffers and
-/// the handoff.
+/// Words of the device buffers: two extended sub-universes, or two sets of two band buffers
+/// and the handoffs.
 std::int64_t device_words(const Layout& layout) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return 2 * g->extended_size();
   return std::get<bands::Bands>(layout).device_words();
@@ -243,6 +249,10 @@ public:
   [[nodiscard]] virtual int items(int steps) const = 0;
   virtual void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) = 0;
   virtual void simulate(int k, int steps, std::span<std::uint64_t> slot) = 0;
+  /// Waits until item k's simulation has ended, its result in its slot, where simulate() only
+  /// begins it (settles()).
+  virtual void settle(int /*k*/) {}
+  [[nodiscard]] virtual bool settles() const { return false; }
   virtual void write(UniverseBlockWriter& file, int k, int steps,
                      std::span<const std::uint64_t> slot) = 0;
 };
@@ -334,12 +344,14 @@ struct DeviceBandOperations {
   }
 };
 
-/// Ours: skewed bands (bands.hpp), no halo recomputed; the prelude's chunks come first.
+/// Ours: skewed bands (bands.hpp), no halo recomputed; the prelude's chunks come first. A
+/// band's simulation is begun by simulate() and ended by settle(): its copies to and from the
+/// GPU go on streams of their own, into and out of one of two sets of buffers, so that they
+/// overlap the kernels of the band before and after it.
 class SkewedPasses final : public Passes {
 public:
   SkewedPasses(const bands::Bands& b, const wide::Config& kernel)
-      : full_(b), kernel_(kernel), device_{cuda::DeviceBuffer<std::uint32_t>(buffer_words32()),
-                                           cuda::DeviceBuffer<std::uint32_t>(buffer_words32())},
+      : full_(b), kernel_(kernel), sets_{buffer_set(), buffer_set()},
         handoffs_{cuda::DeviceBuffer<std::uint32_t>(handoff_words32()),
                   cuda::DeviceBuffer<std::uint32_t>(handoff_words32())},
         progress_(kernel.launch == wide::Launch::pipelined
@@ -355,17 +367,23 @@ public:
   }
   void simulate(int k, int steps, std::span<std::uint64_t> slot) override {
     const bands::Bands b = pass(steps);
-    DeviceBandOperations ops{{device_[0].data(), device_[1].data()},
+    BufferSet& set = sets_[set_of(b, k)];
+    DeviceBandOperations ops{{set.buffers[0].data(), set.buffers[1].data()},
                              handoffs_[below_].data(),
                              handoffs_[1 - below_].data(),
                              static_cast<std::size_t>(2 * b.row_words),
                              kernel_,
-                             stream_.get()};
-    // Every item arrives in buffer 0: a band alone, the prelude's chunks one under another.
-    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(device_[0].data() + ops.offset(b.input_buffer_row(k)),
+                             compute_.get()};
+    // Every item arrives in buffer 0 of its set, once the set's last item has left it: a band
+    // alone, the prelude's chunks one under another.
+    set.free.wait_on(copy_in_.get());
+    LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(set.buffers[0].data() + ops.offset(b.input_buffer_row(k)),
                                         slot.data(), ops.offset(b.input_rows(k)) * 4,
-                                        cudaMemcpyHostToDevice, stream_.get()));
+                                        cudaMemcpyHostToDevice, copy_in_.get()));
+    set.uploaded.record(copy_in_.get());
+    set.uploaded.wait_on(compute_.get());
     const std::vector<int> launches = launches_of(steps);
+    cudaStream_t last = compute_.get(); // the stream that ends the item
     if (!b.is_chunk(k)) {
       // launch=pipelined: the whole passes of steps_per_launch in one launch, the rest a
       // launch each.
@@ -373,16 +391,24 @@ public:
       if (passes > 0) ops.band_passes(b, passes, progress_.data());
       bands::advance_band(b, std::span(launches).subspan(static_cast<std::size_t>(passes)), ops,
                           std::int64_t{passes} * kernel_.steps);
+      set.computed.record(compute_.get());
+      set.computed.wait_on(copy_out_.get());
+      last = copy_out_.get();
       LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(
-          slot.data(), device_[ops.current].data() + ops.offset(b.output_buffer_row()),
-          ops.offset(b.band_rows()) * 4, cudaMemcpyDeviceToHost, stream_.get()));
+          slot.data(), set.buffers[ops.current].data() + ops.offset(b.output_buffer_row()),
+          ops.offset(b.band_rows()) * 4, cudaMemcpyDeviceToHost, last));
       below_ = 1 - below_; // the band above takes what this one handed on
     } else if (k + 1 == b.chunks()) {
       bands::advance_prelude(b, launches, ops);
       below_ = 1 - below_;
     }
-    stream_.synchronize();
+    set.free.record(last);
+    ended_[static_cast<std::size_t>(k % 2)].record(last);
   }
+  /// Two items at most are begun and not settled: item k's is settled before item k + 2's
+  /// begins.
+  void settle(int k) override { ended_[static_cast<std::size_t>(k % 2)].synchronize(); }
+  [[nodiscard]] bool settles() const override { return true; }
   void write(UniverseBlockWriter& file, int k, int steps,
              std::span<const std::uint64_t> slot) override {
     const bands::Bands b = pass(steps);
@@ -397,8 +423,22 @@ private:
     b.steps = steps;
     return b;
   }
-  [[nodiscard]] std::size_t buffer_words32() const {
-    return static_cast<std::size_t>(2 * full_.buffer_rows() * full_.row_words);
+  /// Two buffers of a band or of the prelude on the GPU, and what their items have got to.
+  struct BufferSet {
+    explicit BufferSet(std::size_t words)
+        : buffers{cuda::DeviceBuffer<std::uint32_t>(words),
+                  cuda::DeviceBuffer<std::uint32_t>(words)} {}
+    std::array<cuda::DeviceBuffer<std::uint32_t>, 2> buffers;
+    cuda::Event uploaded; ///< the item's input is in buffers[0]
+    cuda::Event computed; ///< the item's generations are done
+    cuda::Event free;     ///< the set's last item is done with it
+  };
+  [[nodiscard]] BufferSet buffer_set() const {
+    return BufferSet(static_cast<std::size_t>(2 * full_.buffer_rows() * full_.row_words));
+  }
+  /// The set item k uses: the prelude's chunks one, the bands each in turn.
+  [[nodiscard]] static std::size_t set_of(const bands::Bands& b, int k) {
+    return b.is_chunk(k) ? 0 : static_cast<std::size_t>((k - b.chunks() + 1) % 2);
   }
   [[nodiscard]] std::size_t handoff_words32() const {
     return static_cast<std::size_t>(2 * full_.handoff_rows() * full_.row_words);
@@ -414,11 +454,14 @@ private:
 
   bands::Bands full_;
   wide::Config kernel_;
-  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> device_;
+  std::array<BufferSet, 2> sets_;
   std::array<cuda::DeviceBuffer<std::uint32_t>, 2> handoffs_; ///< from below, to above: in turn
   cuda::DeviceBuffer<unsigned> progress_; ///< launch=pipelined: its warps' shared progress
   int below_ = 0;                         ///< the handoff from the band below
-  cuda::Stream stream_;
+  cuda::Stream compute_;                  ///< the kernels and the handoffs' copies, in order
+  cuda::Stream copy_in_;                  ///< items to the GPU
+  cuda::Stream copy_out_;                 ///< bands back
+  std::array<cuda::Event, 2> ended_;      ///< items k and k + 1, by k % 2
 };
 
 std::unique_ptr<Passes> passes_of(const Layout& layout, const wide::Config& kernel) {
@@ -476,11 +519,14 @@ public:
           plan_.cache == outofcore::Cache::direct ? FileWrites::direct : FileWrites::cached,
           before.get());
       before.reset();
-      pipeline::StageSeconds pass =
-          pipeline::run(passes_->items(steps), plan_.overlap, plan_.slots(),
-                        {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
-                         .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
-                         .write = [&](int k, int s) { passes_->write(*file, k, steps, slot(s)); }});
+      pipeline::StageSeconds pass = pipeline::run(
+          passes_->items(steps), plan_.overlap, plan_.slots(),
+          {.read = [&](int k, int s) { passes_->read(*reader, k, steps, slot(s)); },
+           .simulate = [&](int k, int s) { passes_->simulate(k, steps, slot(s)); },
+           .write = [&](int k, int s) { passes_->write(*file, k, steps, slot(s)); },
+           .settle = passes_->settles()
+                         ? std::function<void(int, int)>([&](int k, int) { passes_->settle(k); })
+                         : nullptr});
       generations -= static_cast<std::uint64_t>(steps);
 
       const auto start = std::chrono::steady_clock::now();

@@ -2,7 +2,10 @@
 // another on the calling thread (the paper's scheme) or overlapped: a reader thread and
 // a writer thread around the calling thread's simulation, sharing a ring of slots, so
 // that the disk reads the next sub-universe and writes the last one while the GPU works
-// on this one. Each stage's busy seconds are measured, for the paper's Table 3 split.
+// on this one. A simulation may be begun and ended apart (settle): overlapped, the next
+// item's is begun before this one's is waited for, so that the GPU copies one item while
+// it computes the other. Each stage's busy seconds are measured, for the paper's Table 3
+// split.
 #pragma once
 
 #include <chrono>
@@ -33,6 +36,9 @@ struct Stages {
   std::function<void(int k, int s)> read;
   std::function<void(int k, int s)> simulate;
   std::function<void(int k, int s)> write;
+  /// Waits until item k's simulation, which `simulate` began, has ended, its result in slot s;
+  /// none: `simulate` ends it. Overlapped, item k's is waited for once item k + 1's is begun.
+  std::function<void(int k, int s)> settle = {};
 };
 
 namespace detail {
@@ -88,10 +94,14 @@ private:
 /// every stage and is rethrown here, after both threads have ended.
 inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages) {
   StageSeconds seconds;
+  const auto settle = [&](int k, int s) {
+    if (stages.settle) seconds.simulate += detail::seconds_of(stages.settle, k, s);
+  };
   if (!overlap) {
     for (int k = 0; k < count; ++k) {
       seconds.read += detail::seconds_of(stages.read, k, 0);
       seconds.simulate += detail::seconds_of(stages.simulate, k, 0);
+      settle(k, 0);
       seconds.write += detail::seconds_of(stages.write, k, 0);
     }
     return seconds;
@@ -118,8 +128,22 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
       stage_thread(stages.write, seconds.write, progress.written,
                    [&](int k) { return progress.simulated > k; });
     });
-    stage_thread(stages.simulate, seconds.simulate, progress.simulated,
-                 [&](int k) { return progress.read > k; });
+    // Item k begun, then (with settle) item k - 1 ended; the last ended after the loop.
+    const int lag = stages.settle ? 1 : 0;
+    try {
+      for (int k = 0; k < count + lag; ++k) {
+        if (k < count) {
+          if (!progress.wait([&] { return progress.read > k; })) break;
+          seconds.simulate += detail::seconds_of(stages.simulate, k, k % slots);
+        }
+        if (k >= lag) {
+          settle(k - lag, (k - lag) % slots);
+          progress.advance(progress.simulated);
+        }
+      }
+    } catch (...) {
+      progress.fail(std::current_exception());
+    }
   }
   progress.rethrow();
   return seconds;

@@ -144,6 +144,31 @@ TEST(OutOfCorePipeline, OverlappedStagesKeepEachItemsOrderAndItsSlot) {
   }
 }
 
+TEST(OutOfCorePipeline, ASimulationSettledApartEndsBeforeItsWriteAndAfterTheNextBegins) {
+  for (const bool overlap : {false, true}) {
+    for (int round = 0; round < 20; ++round) { // thread timing varies
+      Log log;
+      pipeline::Stages stages = logged(log);
+      stages.settle = [&log](int k, int s) { log.add('e', k, s); };
+      (void)pipeline::run(10, overlap, overlap ? 3 : 1, stages);
+      ASSERT_EQ(log.events.size(), 40U);
+      for (int k = 0; k < 10; ++k) {
+        const std::string item = std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0);
+        const auto begun = log.at("s" + item);
+        const auto ended = log.at("e" + item);
+        ASSERT_GE(begun, 0);
+        EXPECT_LT(begun, ended);
+        EXPECT_LT(ended, log.at("w" + item));
+        if (k + 1 < 10) { // overlapped, the next item's simulation begins first
+          const auto next =
+              log.at("s" + std::to_string(k + 1) + "/" + std::to_string(overlap ? (k + 1) % 3 : 0));
+          EXPECT_EQ(next < ended, overlap) << k;
+        }
+      }
+    }
+  }
+}
+
 TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
   for (const bool overlap : {false, true}) {
     Log log;

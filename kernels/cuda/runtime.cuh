@@ -87,6 +87,27 @@ private:
   cudaStream_t stream_{};
 };
 
+/// An owned event without timing, to order work on one stream after work on another, or to
+/// wait on the host for what a stream has done so far.
+class Event {
+public:
+  Event() { LIFEBENCH_CUDA_CALL(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { LIFEBENCH_CUDA_CALL_NOEXCEPT(cudaEventDestroy(event_)); }
+
+  /// Marks what `stream` has been given so far.
+  void record(cudaStream_t stream) { LIFEBENCH_CUDA_CALL(cudaEventRecord(event_, stream)); }
+  /// Work given to `stream` from now on waits for what the last record() marked.
+  void wait_on(cudaStream_t stream) const {
+    LIFEBENCH_CUDA_CALL(cudaStreamWaitEvent(stream, event_, 0));
+  }
+  void synchronize() const { LIFEBENCH_CUDA_CALL(cudaEventSynchronize(event_)); }
+
+private:
+  cudaEvent_t event_{};
+};
+
 /// Device time between two events recorded on one stream.
 class EventTimer {
 public:
