@@ -1,7 +1,6 @@
 // launch=pipelined's schedule on the host (life_wide_pipeline.hpp): warps take the items (pass,
-// tile, group) in order and run each as wavefront_pipelined does (on a torus) or wavefront_band
-// (a band moving down, the rows below it from a handoff), in random interleavings. Every row a
-// tile uses must be the one the pass before wrote, no row may be overwritten before the pass
+// tile, group) in order and run each as wavefront_pipelined does, in random interleavings. Every
+// row a tile uses must be the one the pass before wrote, no row may be overwritten before the pass
 // before has read it, no warp may wait forever, and the last pass must write every row.
 #include "cuda/life_wide_pipeline.hpp"
 
@@ -18,49 +17,21 @@ namespace {
 
 /// One step of a tile, in the order wavefront_column takes them.
 struct Event {
-  enum Kind { slot, wait, load, write, written, copy_in } kind;
-  unsigned value = 0; ///< wait: the loads' end; load, write, copy_in: the row; written: the rows
+  enum Kind { slot, wait, load, write, written } kind;
+  unsigned value = 0; ///< wait: the loads' end; load, write: the row; written: the rows
   bool used = true;   ///< load: whether a row written comes from it
 };
 
-/// What the launch runs on: a torus of `height` rows, or a band of `height` rows moving down
-/// (wavefront_band), in buffers tall enough.
-struct Shape {
-  unsigned height;
-  bool band = false;
-};
-
-/// Rows of the buffers of a band of `height` rows for `passes` passes (band_unsupported()).
-unsigned band_buffer_rows(unsigned height, unsigned passes, int steps) {
-  return static_cast<unsigned>((passes - 1) * static_cast<std::int64_t>(steps) + height +
-                               band_rows_below(steps));
-}
-
-/// The steps of pass `pass`'s tile `tile` (wavefront_column with Paced, after wavefront_band's
-/// copies on a band).
-std::vector<Event> tile_events(unsigned pass, unsigned tile, unsigned rows, Shape shape,
+/// The steps of pass `pass`'s tile `tile` (wavefront_column with Paced).
+std::vector<Event> tile_events(unsigned pass, unsigned tile, unsigned rows, unsigned height,
                                int steps) {
-  const unsigned height = shape.height;
-  const unsigned first = shape.band ? pipeline::band_first_row(pass, tile, rows, steps)
-                                    : pipeline::first_row(pass, tile, rows, height, steps);
+  const unsigned first = pipeline::first_row(pass, tile, rows, height, steps);
   const unsigned loads_before = 2 * steps + kAhead;
   const unsigned used_loads = rows + 2 * steps;
-  std::vector<Event> events{{Event::slot}};
-  const unsigned top = pass * static_cast<unsigned>(steps);
-  if (shape.band && (tile + 1) * rows == height) { // the rows below from the handoff
-    for (unsigned r = 0; r < 2U * steps; ++r)
-      events.push_back({Event::copy_in, height + top + r});
-  }
-  if (shape.band && tile == 0) { // the first rows to the handoff above, once written
-    events.push_back({Event::wait, 2U * steps});
-    for (unsigned r = 0; r < 2U * steps; ++r)
-      events.push_back({Event::load, top + r});
-  }
-  events.push_back({Event::wait, loads_before});
+  std::vector<Event> events{{Event::slot}, {Event::wait, loads_before}};
   unsigned loaded = 0;
   const auto load = [&] {
-    const std::int64_t row = shape.band ? std::int64_t{first} - steps + loaded
-                                        : (std::int64_t{first} - steps + loaded) % height;
+    const std::int64_t row = (std::int64_t{first} - steps + loaded) % height;
     events.push_back(
         {Event::load, static_cast<unsigned>(row < 0 ? row + height : row), loaded < used_loads});
     ++loaded;
@@ -72,8 +43,7 @@ std::vector<Event> tile_events(unsigned pass, unsigned tile, unsigned rows, Shap
     events.push_back({Event::wait, loads_before + done + run});
     for (unsigned j = 0; j < run; ++j) {
       load();
-      const unsigned row = first + done + j;
-      events.push_back({Event::write, shape.band ? row : row % height});
+      events.push_back({Event::write, (first + done + j) % height});
     }
     done += run;
     events.push_back({Event::written, done});
@@ -85,14 +55,13 @@ std::vector<Event> tile_events(unsigned pass, unsigned tile, unsigned rows, Shap
 /// each pass still has to make of each row.
 class Launch {
 public:
-  Launch(Shape shape, unsigned buffer_rows, unsigned rows, unsigned groups, unsigned passes)
-      : band_(shape.band), height_(buffer_rows), rows_(rows), tiles_(shape.height / rows),
-        groups_(groups), counts_(std::size_t{kPipelineSlots} * tiles_ * groups, 0),
-        writer_(2 * std::size_t{groups} * height_, -2), reads_left_(passes) {
-    for (unsigned g = 0; g < groups; ++g) // the input, in buffer 0
-      std::fill_n(writer_.begin() + std::ptrdiff_t{g} * height_, shape.height, -1);
+  Launch(unsigned height, unsigned rows, unsigned groups, unsigned passes)
+      : height_(height), rows_(rows), tiles_(height / rows), groups_(groups),
+        counts_(std::size_t{kPipelineSlots} * tiles_ * groups, 0),
+        writer_(2 * std::size_t{groups} * height, -2), reads_left_(passes) {
+    std::fill_n(writer_.begin(), std::size_t{groups} * height, -1); // the input, in buffer 0
     for (auto& left : reads_left_)
-      left.assign(std::size_t{groups} * height_, 0);
+      left.assign(std::size_t{groups} * height, 0);
   }
 
   /// The groups whose words a group's lanes read: the one before, itself, the one after (fewer
@@ -129,17 +98,13 @@ public:
   bool ready(unsigned pass, unsigned tile, unsigned group, const Event& event) {
     if (event.kind == Event::slot) {
       const pipeline::SlotNeed need = pipeline::slot_need(pass, rows_);
-      const unsigned above = band_ && tile == 0 ? tile : (tile + tiles_ - 1) % tiles_;
-      return reached(need.reader, group, tile, above, need.done, need.done);
+      return reached(need.reader, group, tile, (tile + tiles_ - 1) % tiles_, need.done, need.done);
     }
     if (event.kind != Event::wait || pass == 0) return true;
     const pipeline::LoadsNeed need = pipeline::loads_need(pass, rows_, event.value);
-    const bool handoff_below = band_ && tile + 1 == tiles_;
-    return reached(pass - 1, group, tile, (tile + 1) % tiles_, need.own,
-                   handoff_below ? 0 : need.next);
+    return reached(pass - 1, group, tile, (tile + 1) % tiles_, need.own, need.next);
   }
 
-  bool band_;
   unsigned height_, rows_, tiles_, groups_;
 
 private:
@@ -156,17 +121,15 @@ struct Item {
 
 /// Runs `passes` passes with `warps` warps in the interleaving `seed` chooses; returns what went
 /// wrong, or nothing.
-std::optional<std::string> replay(Shape shape, unsigned rows, int steps, unsigned groups,
+std::optional<std::string> replay(unsigned height, unsigned rows, int steps, unsigned groups,
                                   unsigned passes, unsigned warps, unsigned seed) {
-  rows = std::min(rows, shape.height);
-  const unsigned buffer_rows =
-      shape.band ? band_buffer_rows(shape.height, passes, steps) : shape.height;
-  Launch launch(shape, buffer_rows, rows, groups, passes);
+  rows = std::min(rows, height);
+  Launch launch(height, rows, groups, passes);
   std::vector<Item> items;
   for (unsigned p = 0; p < passes; ++p)
     for (unsigned t = 0; t < launch.tiles_; ++t)
       for (unsigned g = 0; g < groups; ++g) {
-        items.push_back({p, t, g, tile_events(p, t, rows, shape, steps)});
+        items.push_back({p, t, g, tile_events(p, t, rows, height, steps)});
         for (const Event& e : items.back().events)
           if (e.kind == Event::load && e.used)
             for (unsigned beside : launch.groups_beside(g))
@@ -212,23 +175,13 @@ std::optional<std::string> replay(Shape shape, unsigned rows, int steps, unsigne
                " the pass before still reads";
       }
       launch.writer((item.pass + 1) % 2, item.group, e.value) = static_cast<int>(item.pass);
-    } else if (e.kind == Event::copy_in) { // the handoff's row, as the pass before would leave it
-      for (unsigned g : launch.groups_beside(item.group)) {
-        if (item.pass > 1 && launch.reads_left(item.pass - 2, g, e.value) != 0) {
-          return where() + " copies over row " + std::to_string(e.value) +
-                 " that a pass before still reads";
-        }
-        launch.writer(item.pass % 2, g, e.value) = static_cast<int>(item.pass) - 1;
-      }
     } else if (e.kind == Event::written) {
       launch.count(item.pass, item.tile, item.group) = pipeline::count(item.pass, rows, e.value);
     }
     if (++item.next == item.events.size()) running[w].reset();
   }
-  // A band ends `passes` x steps rows down.
-  const unsigned last_top = shape.band ? passes * static_cast<unsigned>(steps) : 0;
   for (unsigned g = 0; g < groups; ++g)
-    for (unsigned row = last_top; row < last_top + shape.height; ++row)
+    for (unsigned row = 0; row < height; ++row)
       if (launch.writer(passes % 2, g, row) != static_cast<int>(passes) - 1) {
         return "row " + std::to_string(row) + " of the last pass not written";
       }
@@ -251,20 +204,11 @@ TEST(PipelinedSchedule, EveryInterleavingReadsAndWritesInOrder) {
         for (const unsigned warps : {4U, 64U}) {
           if (long_tiles && (groups > 1 || warps < 64)) continue;
           for (unsigned seed = 0; seed < 4; ++seed) {
-            for (const bool band : {false, true}) {
-              const unsigned passes = kPipelineSlots + 3;
-              if (band &&
-                  band_unsupported(torus.rows, torus.height,
-                                   band_buffer_rows(torus.height, passes, steps), passes, steps)) {
-                continue;
-              }
-              const auto wrong =
-                  replay({torus.height, band}, torus.rows, steps, groups, passes, warps, seed);
-              EXPECT_FALSE(wrong) << (band ? "band of " : "torus of ") << torus.height
-                                  << " rows in tiles of " << torus.rows << ", " << steps
-                                  << " steps, " << groups << " groups, " << warps << " warps, seed "
-                                  << seed << ": " << *wrong;
-            }
+            const auto wrong =
+                replay(torus.height, torus.rows, steps, groups, kPipelineSlots + 3, warps, seed);
+            EXPECT_FALSE(wrong) << torus.height << " rows in tiles of " << torus.rows << ", "
+                                << steps << " steps, " << groups << " groups, " << warps
+                                << " warps, seed " << seed << ": " << *wrong;
           }
         }
       }

@@ -8,8 +8,7 @@
 // trapezoid that shrinks from both ends, the only cells computed twice (about T/N of the
 // pass). After T generations band i holds rows [iH + T, (i+1)H + T) of the new universe,
 // exact: no band is extended and T is bounded by the handoff buffers (2T rows each), not
-// by the band's height. Moving down, a band's passes can run at once in one pipelined
-// launch (launch=pipelined), each tile loading rows the pass before wrote first.
+// by the band's height.
 #pragma once
 
 #include <algorithm>
@@ -28,7 +27,6 @@ struct Bands {
   int count = 1;
   int steps = 0;      ///< T: generations of the pass
   int max_launch = 1; ///< most generations one launch does
-  int overrun = 0;    ///< rows past a band's last rows and those below it that a launch loads
 
   /// Why these bands cannot run, or nothing.
   [[nodiscard]] std::optional<std::string> unsupported() const {
@@ -45,7 +43,7 @@ struct Bands {
   }
 
   [[nodiscard]] std::int64_t band_rows() const { return height / count; }
-  /// Rows of a band's launches: the band and the rows it takes above it (advance_band()).
+  /// Rows of a band's launches: the band and the rows it takes below it (advance_band()).
   [[nodiscard]] std::int64_t launch_rows() const {
     return band_rows() + 2 * std::int64_t{max_launch};
   }
@@ -60,9 +58,9 @@ struct Bands {
   [[nodiscard]] bool is_chunk(int k) const { return k < chunks(); }
 
   /// Rows of each device buffer: the prelude, or a band with room to move down T rows
-  /// and take 2g rows below it at generation T - g (and the launch's overrun).
+  /// and take 2g rows below it at generation T - g.
   [[nodiscard]] std::int64_t buffer_rows() const {
-    return std::max(prelude_rows(), band_rows() + steps + max_launch + overrun);
+    return std::max(prelude_rows(), band_rows() + steps + max_launch);
   }
   [[nodiscard]] std::int64_t handoff_rows() const { return prelude_rows(); }
   /// Words of a host slot: a band, or a chunk of the prelude.
@@ -117,14 +115,13 @@ void advance_prelude(const Bands& b, std::span<const int> launches, Operations& 
   }
 }
 
-/// A band, in the current buffer's rows [t, t + H) at generation `t` (0: the pass's
-/// start), the generations of `launches` still to go: takes the rows below it from the
-/// handoff and leaves its own first rows in the other, launch by launch; ends in rows
+/// A band, in the current buffer's rows [0, H): takes the rows below it from the handoff
+/// and leaves its own first rows in the other, launch by launch, moving down; ends in rows
 /// [output_buffer_row(), output_buffer_row() + H).
 template <class Operations>
-void advance_band(const Bands& b, std::span<const int> launches, Operations& ops,
-                  std::int64_t t = 0) {
+void advance_band(const Bands& b, std::span<const int> launches, Operations& ops) {
   const std::int64_t rows = b.band_rows();
+  std::int64_t t = 0; // the band is in rows [t, t + H) at generation t
   for (const int g : launches) {
     const std::int64_t below = 2 * std::int64_t{g};
     ops.from_handoff(2 * t, t + rows, below);

@@ -122,34 +122,17 @@ std::string partition_of(const Layout& layout) {
   return "1x" + std::to_string(std::get<bands::Bands>(layout).count);
 }
 
-/// Why the skewed bands `b` cannot run on `kernel`, or nothing: the prelude's launches, and a
-/// pass's generations past its whole passes of steps_per_launch, go a launch a pass; with
-/// launch=pipelined a band's whole passes go in one launch (wide::launch_band).
-std::optional<std::string> bands_unsupported(const bands::Bands& b, const wide::Config& kernel) {
-  if (auto why = b.unsupported()) return why;
-  wide::Config per_pass = kernel;
-  per_pass.launch = wide::Launch::per_pass;
-  if (auto why = wide::unsupported(per_pass, 2 * b.row_words, b.buffer_rows())) return why;
-  if (kernel.launch != wide::Launch::pipelined) return std::nullopt;
-  if (kernel.schedule != wide::Schedule::wavefront) {
-    return "launch=pipelined needs schedule=wavefront";
-  }
-  return wide::band_unsupported(kernel.rows, b.band_rows(), b.buffer_rows(), b.steps / kernel.steps,
-                                kernel.steps);
-}
-
 /// Why `layout` cannot run under `plan`, or nothing.
 std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& plan) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
-    if (plan.kernel.one_launch()) {
-      return "launch=pipelined runs the passes of skewed bands (scheme=skewed) only";
-    }
     if (auto why = g->unsupported()) return why;
     if (auto why = wide::unsupported(plan.kernel, 2 * g->extended_words(), g->extended_rows())) {
       return why;
     }
-  } else if (auto why = bands_unsupported(std::get<bands::Bands>(layout), plan.kernel)) {
-    return why;
+  } else {
+    const auto& b = std::get<bands::Bands>(layout);
+    if (auto why = b.unsupported()) return why;
+    if (auto why = wide::unsupported(plan.kernel, 2 * b.row_words, b.buffer_rows())) return why;
   }
   if (host_bytes(layout, plan) > plan.memory) {
     return "subuniverses=" + partition_of(layout) + " needs " +
@@ -171,8 +154,7 @@ Layout layout_with(const UniverseHeader& header, const Plan& plan, const tiles::
                       .height = header.problem.shape.height,
                       .count = parts.rows,
                       .steps = plan.halo_steps,
-                      .max_launch = plan.kernel.steps,
-                      .overrun = plan.kernel.launch == wide::Launch::pipelined ? wide::kAhead : 0};
+                      .max_launch = plan.kernel.steps};
 }
 
 /// The plan's layout of `header`'s universe: the given partition, or for auto the
@@ -211,8 +193,7 @@ struct Planned {
 /// The parameters' plan and its layout of `header`'s universe; with rows_per_thread=auto,
 /// the rows that make the cheapest launch on this device's SMs for that layout's launches
 /// (an extended sub-universe, or a band and the rows it takes below it: far shorter than
-/// the universes the fixed values suit; launch=pipelined: the longest tiles that divide the
-/// band).
+/// the universes the fixed values suit).
 Planned planned(const Params& params, const UniverseHeader& header) {
   Planned p{plan_of(params), {}};
   p.layout = layout_of(header, p.plan);
@@ -225,7 +206,7 @@ Planned planned(const Params& params, const UniverseHeader& header) {
   } else {
     const auto& b = std::get<bands::Bands>(p.layout);
     words = 2 * b.row_words;
-    rows = p.plan.kernel.launch == wide::Launch::pipelined ? b.band_rows() : b.launch_rows();
+    rows = b.launch_rows();
   }
   p.plan.kernel = wide::config_for_grid(params, words, rows);
   if (auto why = unsupported_layout(p.layout, p.plan)) throw Error(*why);
@@ -325,16 +306,6 @@ struct DeviceBandOperations {
   void from_handoff(std::int64_t handoff_row, std::int64_t buffer_row, std::int64_t rows) const {
     copy(buffers[current] + offset(buffer_row), below + offset(handoff_row), rows);
   }
-  /// `passes` passes of kernel.steps generations of the band at the buffer's top, in one launch
-  /// (launch=pipelined): as many launches of advance_band, the handoffs' slots filled and read
-  /// in the kernel.
-  void band_passes(const bands::Bands& b, int passes, unsigned* progress) {
-    wide::launch_band(kernel, buffers[current], buffers[1 - current],
-                      static_cast<unsigned>(row_words32), static_cast<unsigned>(b.buffer_rows()),
-                      static_cast<unsigned>(passes),
-                      {below, above, static_cast<unsigned>(b.band_rows())}, progress, stream);
-    if (passes % 2 == 1) current = 1 - current;
-  }
   void step(std::int64_t first_row, std::int64_t rows, int generations) {
     // `generations` came from wide::steps_of, so the launch does all of them.
     wide::launch(kernel, buffers[current] + offset(first_row),
@@ -353,11 +324,7 @@ public:
   SkewedPasses(const bands::Bands& b, const wide::Config& kernel)
       : full_(b), kernel_(kernel), sets_{buffer_set(), buffer_set()},
         handoffs_{cuda::DeviceBuffer<std::uint32_t>(handoff_words32()),
-                  cuda::DeviceBuffer<std::uint32_t>(handoff_words32())},
-        progress_(kernel.launch == wide::Launch::pipelined
-                      ? wide::band_progress_words(kernel, static_cast<unsigned>(2 * b.row_words),
-                                                  static_cast<unsigned>(b.band_rows()))
-                      : 0) {}
+                  cuda::DeviceBuffer<std::uint32_t>(handoff_words32())} {}
 
   [[nodiscard]] int items(int steps) const override { return pass(steps).items(); }
   void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) override {
@@ -385,12 +352,7 @@ public:
     const std::vector<int> launches = launches_of(steps);
     cudaStream_t last = compute_.get(); // the stream that ends the item
     if (!b.is_chunk(k)) {
-      // launch=pipelined: the whole passes of steps_per_launch in one launch, the rest a
-      // launch each.
-      const int passes = kernel_.launch == wide::Launch::pipelined ? steps / kernel_.steps : 0;
-      if (passes > 0) ops.band_passes(b, passes, progress_.data());
-      bands::advance_band(b, std::span(launches).subspan(static_cast<std::size_t>(passes)), ops,
-                          std::int64_t{passes} * kernel_.steps);
+      bands::advance_band(b, launches, ops);
       set.computed.record(compute_.get());
       set.computed.wait_on(copy_out_.get());
       last = copy_out_.get();
@@ -456,12 +418,11 @@ private:
   wide::Config kernel_;
   std::array<BufferSet, 2> sets_;
   std::array<cuda::DeviceBuffer<std::uint32_t>, 2> handoffs_; ///< from below, to above: in turn
-  cuda::DeviceBuffer<unsigned> progress_; ///< launch=pipelined: its warps' shared progress
-  int below_ = 0;                         ///< the handoff from the band below
-  cuda::Stream compute_;                  ///< the kernels and the handoffs' copies, in order
-  cuda::Stream copy_in_;                  ///< items to the GPU
-  cuda::Stream copy_out_;                 ///< bands back
-  std::array<cuda::Event, 2> ended_;      ///< items k and k + 1, by k % 2
+  int below_ = 0;                                             ///< the handoff from the band below
+  cuda::Stream compute_;             ///< the kernels and the handoffs' copies, in order
+  cuda::Stream copy_in_;             ///< items to the GPU
+  cuda::Stream copy_out_;            ///< bands back
+  std::array<cuda::Event, 2> ended_; ///< items k and k + 1, by k % 2
 };
 
 std::unique_ptr<Passes> passes_of(const Layout& layout, const wide::Config& kernel) {
@@ -671,14 +632,7 @@ LIFEBENCH_EXPERIMENT(lifebench::ExperimentInfo{
                 .description = "pinned host memory budget for the slots of sub-universes "
                                "or bands (bytes, or with K, M, G)"},
                lifebench::outofcore::folder_axis(),
-               lifebench::outofcore::cache_axis(),
-               {.name = "launch",
-                .default_value = "per_pass",
-                .allowed = {"per_pass", "pipelined"},
-                .description = "per_pass: a launch each steps_per_launch generations; pipelined "
-                               "(scheme=skewed, schedule=wavefront): a band's whole passes in "
-                               "one launch, cuda-life-wide's launch=pipelined on the band, the "
-                               "rows handed on copied in the kernel"}});
+               lifebench::outofcore::cache_axis()});
           return lifebench::cuda::life_wide::with_fitted_rows(std::move(axes),
                                                               "its band or sub-universe");
         }(),

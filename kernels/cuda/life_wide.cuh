@@ -128,16 +128,6 @@ inline int steps_of(const Config& config, std::uint64_t generations) {
   return static_cast<int>(std::min(steps, generations));
 }
 
-/// The rows a band's pipelined launch (launch_band) hands on, rows of the band's words: below, 2
-/// steps rows for each pass, the rows under the band's last at that pass's start (its slot p,
-/// rows [2 p steps, 2 (p + 1) steps), written before the launch); above, the band's own first 2
-/// steps rows at each pass's start, in the same slots, for the band above it.
-struct BandHandoff {
-  const std::uint32_t* below;
-  std::uint32_t* above;
-  unsigned band_rows; ///< the band's rows
-};
-
 namespace detail {
 
 /// One launch of up to config.steps generations with the neighbour words shifted `How`
@@ -152,13 +142,6 @@ template <Shifts How>
 void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
                        unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
                        cudaStream_t stream);
-
-/// One band's pipelined launch (launch_band) with the neighbour words shifted `How`
-/// (life_wide_kernels.cuh); instantiated once for each in life_wide_shifts.cu.
-template <Shifts How>
-void launch_band(const Config& config, std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
-                 unsigned height, unsigned passes, const BandHandoff& handoff, unsigned* progress,
-                 cudaStream_t stream);
 
 } // namespace detail
 
@@ -197,26 +180,6 @@ inline std::size_t progress_words(const Config& config, unsigned words_per_row, 
 void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
                        unsigned words_per_row, unsigned height, unsigned passes, unsigned* progress,
                        cudaStream_t stream);
-
-/// Device words the progress of a band's pipelined launch (launch_band) of `config` takes on a
-/// band of `band_rows` rows of `words_per_row` words.
-inline std::size_t band_progress_words(const Config& config, unsigned words_per_row,
-                                       unsigned band_rows) {
-  return pipelined_progress_words(launch_grid(
-      words_per_row, band_rows, clamped_rows(static_cast<unsigned>(config.rows), band_rows)));
-}
-
-/// Enqueues on `stream` one launch of `passes` passes of config.steps generations each
-/// (schedule=wavefront) of the band in rows [0, handoff.band_rows) of `a`, tiles of config.rows
-/// rows (dividing the band's, or the whole band) in buffers of `height` rows of `words_per_row`
-/// words: the band moves down config.steps rows a pass, taking the rows below it from
-/// handoff.below and leaving its first rows in handoff.above, pass by pass; it ends in rows
-/// [passes x steps, passes x steps + handoff.band_rows) of `b` after an odd number of passes, of
-/// `a` after an even one. Its tiles run as launch=pipelined's on a torus. `progress` holds
-/// band_progress_words() device words. Throws Error where band_unsupported() says why it cannot.
-void launch_band(const Config& config, std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
-                 unsigned height, unsigned passes, const BandHandoff& handoff, unsigned* progress,
-                 cudaStream_t stream);
 
 /// Enqueues launches on `stream` until `generations` are done, from buffers[current]
 /// back and forth between the two (tori of height rows of words_per_row words);

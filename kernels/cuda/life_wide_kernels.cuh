@@ -167,17 +167,6 @@ void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
   });
 }
 
-template <Shifts How>
-void launch_band(const Config& config, std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
-                 unsigned height, unsigned passes, const BandHandoff& handoff, unsigned* progress,
-                 cudaStream_t stream) {
-  const LifeStep<How> step{kMultipliers};
-  with_steps<4, 8, 16>(config.steps, [&]<int S>() {
-    launch_wavefront_band<S>(a, b, words_per_row, height, static_cast<unsigned>(config.rows),
-                             passes, handoff, progress, step, stream);
-  });
-}
-
 } // namespace detail
 
 } // namespace lifebench::cuda::life_wide

@@ -48,14 +48,4 @@ void launch_persistent(const Config& config, std::uint32_t* a, std::uint32_t* b,
   LIFEBENCH_CUDA_CHECK_LAUNCH();
 }
 
-void launch_band(const Config& config, std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
-                 unsigned height, unsigned passes, const BandHandoff& handoff, unsigned* progress,
-                 cudaStream_t stream) {
-  with_shifts(config.shifts, [&]<Shifts How>() {
-    detail::launch_band<How>(config, a, b, words_per_row, height, passes, handoff, progress,
-                             stream);
-  });
-  LIFEBENCH_CUDA_CHECK_LAUNCH();
-}
-
 } // namespace lifebench::cuda::life_wide

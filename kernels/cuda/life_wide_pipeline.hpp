@@ -25,17 +25,6 @@ LIFEBENCH_HOST_DEVICE unsigned first_row(unsigned pass, unsigned tile, unsigned 
                                height);
 }
 
-/// The first row that pass `pass`'s tile `tile` writes in a band's pipelined launch
-/// (launch_wavefront_band): the band starts in rows [0, tiles x rows) and moves down `steps` rows
-/// a pass, its last tile reading the 2 `steps` rows below it from the band under it (the
-/// handoff), not from the first tile. Its j-th row loaded (first - steps + j) is then, as on a
-/// torus, the j-th row the same tile wrote in the pass before, or from j = rows on, the
-/// (j - rows)-th of the next tile, or of the handoff below the last tile. No row wraps around.
-LIFEBENCH_HOST_DEVICE unsigned band_first_row(unsigned pass, unsigned tile, unsigned rows,
-                                              int steps) {
-  return tile * rows + (pass + 1) * static_cast<unsigned>(steps);
-}
-
 /// A tile's count of rows written, over all its passes: `written` rows into pass `pass`.
 LIFEBENCH_HOST_DEVICE std::uint64_t count(unsigned pass, unsigned rows, unsigned written) {
   return static_cast<std::uint64_t>(pass) * rows + written;

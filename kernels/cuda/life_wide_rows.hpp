@@ -80,35 +80,6 @@ inline std::optional<std::string> pipelined_rows_unsupported(std::int64_t rows, 
   return std::nullopt;
 }
 
-/// Rows past the band's last row at the start of its last pass that a band's pipelined launch
-/// (launch_wavefront_band) loads: the 2 `steps` rows it takes from the handoff below, and the
-/// kAhead a lane loads past them and never uses.
-inline std::int64_t band_rows_below(int steps) {
-  return 2 * std::int64_t{steps} + kAhead;
-}
-
-/// Why a band's pipelined launch of `passes` passes of `steps` generations cannot have its lanes
-/// write `rows` rows of a band of `band_rows` rows in buffers of `height` rows, or nothing: as a
-/// pipelined launch on a torus of the band's height, and the band, which moves down `steps` rows a
-/// pass, must hold the 2 `steps` rows it hands on and stay in the buffers with the rows it loads
-/// below it.
-inline std::optional<std::string> band_unsupported(std::int64_t rows, std::int64_t band_rows,
-                                                   std::int64_t height, std::int64_t passes,
-                                                   int steps) {
-  if (auto reason = pipelined_rows_unsupported(rows, band_rows, steps)) return reason;
-  if (band_rows < 2 * std::int64_t{steps}) {
-    return "a band of " + std::to_string(band_rows) + " rows is shorter than the " +
-           std::to_string(2 * steps) + " rows a pass hands on";
-  }
-  const std::int64_t needed = (passes - 1) * steps + band_rows + band_rows_below(steps);
-  if (passes > 0 && height < needed) {
-    return "buffers of " + std::to_string(height) + " rows: a band of " +
-           std::to_string(band_rows) + " rows advanced " + std::to_string(passes) +
-           " passes needs " + std::to_string(needed);
-  }
-  return std::nullopt;
-}
-
 /// rows_per_thread=auto for a pipelined launch: the most rows, up to 512, that divide `height`
 /// and that pipelined_rows_unsupported() takes (or the whole height where none does). Its passes
 /// run at once whatever the tiles' length, so long tiles only save the 2 `steps` rows each

@@ -17,10 +17,5 @@ template void
 detail::launch_persistent<Shifts::LIFEBENCH_LIFE_WIDE_SHIFTS>(const Config&, std::uint32_t*,
                                                               std::uint32_t*, unsigned, unsigned,
                                                               unsigned, unsigned*, cudaStream_t);
-template void detail::launch_band<Shifts::LIFEBENCH_LIFE_WIDE_SHIFTS>(const Config&, std::uint32_t*,
-                                                                      std::uint32_t*, unsigned,
-                                                                      unsigned, unsigned,
-                                                                      const BandHandoff&, unsigned*,
-                                                                      cudaStream_t);
 
 } // namespace lifebench::cuda::life_wide

@@ -67,14 +67,6 @@ struct Unpaced {
   __device__ void written(unsigned /*rows*/) const {}
 };
 
-/// The word this lane of a warp of group `group` loads from each row: words c - 1 ... c + 30 across
-/// the lanes, where the group writes words [c, c + 30) (lanes 1 to 30), wrapped around (torus).
-__device__ __forceinline__ unsigned lane_column(unsigned group, unsigned words_per_row) {
-  return life::wrap(static_cast<long long>(life::first_output(group, kOutputWords, words_per_row)) -
-                        1 + threadIdx.x,
-                    words_per_row);
-}
-
 /// The wavefront schedule's column: the warp writes words [c, c + 30) of group `group`'s rows
 /// first ... first + rows - 1 (wrapped around where Pace::kWraps), its lanes streaming words
 /// c - 1 ... c + 30 of rows first - S ... first + rows + S - 1, wrapped around (torus).
@@ -93,7 +85,9 @@ wavefront_column(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict
                  unsigned first, const Step& step, const Pace& pace) {
   const unsigned lane = threadIdx.x;
   const bool writes = lane - 1U < kWarp - 2U; // not lanes 0 and 31
-  const unsigned column = lane_column(group, words_per_row);
+  const unsigned column = life::wrap(
+      static_cast<long long>(life::first_output(group, kOutputWords, words_per_row)) - 1 + lane,
+      words_per_row);
   unsigned load_row = life::wrap(static_cast<long long>(first) - S, height);
   const unsigned row_bytes = words_per_row * 4U;
 
@@ -288,24 +282,19 @@ struct Paced {
   unsigned long long* rows_done; ///< [slot][tile][group]: a pass's count of rows written
   unsigned rows;                 ///< rows a tile writes
   unsigned pass, tile, group, groups, tiles;
-  /// A band's launch (wavefront_band): no tile above the first, whose counts the last would read
-  /// on a torus, and below the last the handoff, written before the launch.
-  bool band = false;
 
   /// Waits until every tile that reads the counts this pass will overwrite has read its last
   /// (pipeline::slot_need).
   __device__ void wait_for_slot() const {
     const pipeline::SlotNeed need = pipeline::slot_need(pass, rows);
     if (need.done == 0) return;
-    const unsigned above = tile != 0 ? tile - 1 : band ? tile : tiles - 1;
-    wait_until(need.reader, tile, above, need.done, need.done);
+    wait_until(need.reader, tile, tile == 0 ? tiles - 1 : tile - 1, need.done, need.done);
   }
 
   __device__ void wait_for_loads(unsigned end) const {
     if (pass == 0) return; // the first pass reads the launch's input
     const pipeline::LoadsNeed need = pipeline::loads_need(pass, rows, end);
-    const bool last = tile + 1 == tiles;
-    wait_until(pass - 1, tile, last ? 0 : tile + 1, need.own, last && band ? 0 : need.next);
+    wait_until(pass - 1, tile, tile + 1 == tiles ? 0 : tile + 1, need.own, need.next);
   }
 
   __device__ void written(unsigned rows_written) const {
@@ -360,53 +349,6 @@ __global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm
                wavefront_column<S, Reads::written_in_launch>(
                    odd ? b : a, odd ? a : b, words_per_row, height, rows, group,
                    pipeline::first_row(pass, tile, rows, height, S), step, pace);
-             });
-}
-
-/// Copies `count` rows of this lane's `column` from row `from_row` of `from` (written in this
-/// launch) to row `to_row` of `to`, tori of rows of `row_bytes` bytes.
-__device__ __forceinline__ void copy_column_rows(const std::uint32_t* from, unsigned from_row,
-                                                 std::uint32_t* to, unsigned to_row, unsigned count,
-                                                 unsigned column, unsigned row_bytes) {
-  for (unsigned r = 0; r < count; ++r) {
-    *at_row(to + column, to_row + r, row_bytes) =
-        __ldcg(at_row(from + column, from_row + r, row_bytes));
-  }
-}
-
-/// `passes` passes of S generations each of a band of `tiles` tiles of `rows` rows (BandHandoff),
-/// which starts in rows [0, tiles x rows) of `a` and moves down S rows a pass, in buffers of
-/// `height` rows (enough that no row read wraps around): as wavefront_pipelined, each pass's tile
-/// starting at pipeline::band_first_row. Before it loads, the last tile of pass p copies the 2 S
-/// rows below the band at that pass's start from slot p of the handoff below into its input, and
-/// the first tile copies the band's first 2 S rows, once written, to slot p of the handoff above.
-template <int S, class Step>
-__global__ void __launch_bounds__(kWarp* kWarpsPerBlock, wavefront_blocks_per_sm(S))
-    wavefront_band(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row, unsigned height,
-                   unsigned groups, unsigned tiles, unsigned rows, unsigned passes,
-                   PipelineProgress progress, BandHandoff handoff, Step step) {
-  take_items(progress.next, groups, tiles, passes,
-             [&](unsigned pass, unsigned tile, unsigned group) {
-               const Paced pace{progress.rows_done, rows, pass, tile, group, groups, tiles, true};
-               pace.wait_for_slot();
-               const bool odd = (pass & 1U) != 0;
-               std::uint32_t* in = odd ? b : a;
-               const unsigned column = lane_column(group, words_per_row);
-               const unsigned row_bytes = words_per_row * 4U;
-               const unsigned top = pass * S; // the band's first row at the pass's start
-               if (tile + 1 == tiles) {       // every lane the column it loads
-                 copy_column_rows(handoff.below, 2 * top, in, top + handoff.band_rows, 2 * S,
-                                  column, row_bytes);
-               }
-               if (tile == 0) {
-                 pace.wait_for_loads(2 * S);
-                 if (threadIdx.x - 1U < kWarp - 2U) { // the group's own words
-                   copy_column_rows(in, top, handoff.above, 2 * top, 2 * S, column, row_bytes);
-                 }
-               }
-               wavefront_column<S, Reads::written_in_launch>(
-                   in, odd ? a : b, words_per_row, height, rows, group,
-                   pipeline::band_first_row(pass, tile, rows, S), step, pace);
              });
 }
 
@@ -472,32 +414,6 @@ void launch_wavefront_pipelined(std::uint32_t* a, std::uint32_t* b, unsigned wor
       <<<resident_blocks(wavefront_pipelined<S, Step>), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
           a, b, words_per_row, height, static_cast<unsigned>(g.groups),
           static_cast<unsigned>(g.tiles), rows, passes, shared, step);
-}
-
-/// Enqueues wavefront_band<S> on `stream`: `passes` passes of S generations of the band in rows
-/// [0, handoff.band_rows) of `a` (its rows [passes x S, passes x S + handoff.band_rows) of `b`
-/// after an odd number of passes, of `a` after an even one), in buffers of `height` rows;
-/// `progress` holds pipelined_progress_words() of launch_grid(words_per_row, handoff.band_rows,
-/// rows) (rows as launch_wavefront takes them). Throws Error where band_unsupported() says why it
-/// cannot.
-template <int S, class Step>
-void launch_wavefront_band(std::uint32_t* a, std::uint32_t* b, unsigned words_per_row,
-                           unsigned height, unsigned rows, unsigned passes,
-                           const BandHandoff& handoff, unsigned* progress, const Step& step,
-                           cudaStream_t stream) {
-  if (auto reason = band_unsupported(rows, handoff.band_rows, height, passes, S)) {
-    throw Error(*reason);
-  }
-  rows = clamped_rows(rows, handoff.band_rows);
-  const LaunchGrid g = launch_grid(words_per_row, handoff.band_rows, rows);
-  LIFEBENCH_CUDA_CALL(
-      cudaMemsetAsync(progress, 0, pipelined_progress_words(g) * sizeof(unsigned), stream));
-  auto* counts = reinterpret_cast<unsigned long long*>(progress);
-  wavefront_band<S>
-      <<<resident_blocks(wavefront_band<S, Step>), dim3(kWarp, kWarpsPerBlock), 0, stream>>>(
-          a, b, words_per_row, height, static_cast<unsigned>(g.groups),
-          static_cast<unsigned>(g.tiles), rows, passes, PipelineProgress{counts, counts + 1},
-          handoff, step);
 }
 
 /// `call.template operator()<S>()` for the S among `Ss` that equals `steps` (one of them).
