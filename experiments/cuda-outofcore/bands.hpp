@@ -3,12 +3,12 @@
 // one row per generation, a parallelogram in space-time. To advance g generations it
 // needs the 2g rows below it at generation t, which the band under it, advanced before
 // it, left in a handoff buffer (one slot of 2g rows per launch), and it leaves its own
-// first 2g rows in another for the band above it: the bands go from the last up. The
-// last band takes them from a prelude: the universe's first 2T rows advanced as a
+// first 2g rows in the same slot for the band above it: the bands go from the last up.
+// The last band takes them from a prelude: the universe's first 2T rows advanced as a
 // trapezoid that shrinks from both ends, the only cells computed twice (about T/N of the
 // pass). After T generations band i holds rows [iH + T, (i+1)H + T) of the new universe,
-// exact: no band is extended and T is bounded by the handoff buffers (2T rows each), not
-// by the band's height.
+// exact: no band is extended and T is bounded by the handoff buffer (2T rows), not by
+// the band's height.
 #pragma once
 
 #include <algorithm>
@@ -65,10 +65,10 @@ struct Bands {
   [[nodiscard]] std::int64_t handoff_rows() const { return prelude_rows(); }
   /// Words of a host slot: a band, or a chunk of the prelude.
   [[nodiscard]] std::int64_t slot_words() const { return band_rows() * row_words; }
-  /// Words on the device: two sets of two buffers (a band's copies overlap the next band's
-  /// kernels) and two handoffs, from the band below and to the band above.
-  [[nodiscard]] std::int64_t device_words() const {
-    return (4 * buffer_rows() + 2 * handoff_rows()) * row_words;
+  /// Words on the device: `sets` sets of two buffers (with two, a band's copies overlap the
+  /// next band's kernels) and the handoff.
+  [[nodiscard]] std::int64_t device_words(int sets) const {
+    return (2 * std::int64_t{sets} * buffer_rows() + handoff_rows()) * row_words;
   }
 
   /// The band item k advances: the last first.
@@ -91,15 +91,11 @@ struct Bands {
 };
 
 // The operations of a pass on a device, called in order (they run in order):
-//   to_handoff(buffer_row, handoff_row, rows): rows of the current buffer to the handoff
-//     above (for the band above);
-//   from_handoff(handoff_row, buffer_row, rows): rows of the handoff below (from the band
-//     below) to the current buffer;
+//   to_handoff(buffer_row, handoff_row, rows): rows of the current buffer to the handoff;
+//   from_handoff(handoff_row, buffer_row, rows): rows of the handoff to the current buffer;
 //   step(first_row, rows, generations): the buffer's rows [first_row, first_row + rows)
 //     advanced as a torus of their own into the other buffer, which becomes current.
-// The handoff above becomes the one below for the next band (or, after the prelude, for
-// the last band). `launches` are the generations of each launch, summing to the pass's
-// steps.
+// `launches` are the generations of each launch, summing to the pass's steps.
 
 /// The prelude, in the current buffer's rows [0, 2T) (universe rows [0, 2T)): the
 /// handoff slot of each launch, the rows below the last band at that generation.
@@ -116,8 +112,8 @@ void advance_prelude(const Bands& b, std::span<const int> launches, Operations& 
 }
 
 /// A band, in the current buffer's rows [0, H): takes the rows below it from the handoff
-/// and leaves its own first rows in the other, launch by launch, moving down; ends in rows
-/// [output_buffer_row(), output_buffer_row() + H).
+/// and leaves its own first rows in their place, launch by launch, moving down; ends in
+/// rows [output_buffer_row(), output_buffer_row() + H).
 template <class Operations>
 void advance_band(const Bands& b, std::span<const int> launches, Operations& ops) {
   const std::int64_t rows = b.band_rows();

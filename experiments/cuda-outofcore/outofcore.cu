@@ -105,11 +105,16 @@ std::int64_t slot_words(const Layout& layout) {
   return std::get<bands::Bands>(layout).slot_words();
 }
 
-/// Words of the device buffers: two extended sub-universes, or two sets of two band buffers
-/// and the handoffs.
-std::int64_t device_words(const Layout& layout) {
+/// Sets of band buffers on the GPU: two with overlap (a band copied while the next computes).
+int band_buffer_sets(const Plan& plan) {
+  return plan.overlap ? 2 : 1;
+}
+
+/// Words of the device buffers: two extended sub-universes, or the sets of two band
+/// buffers and the handoff.
+std::int64_t device_words(const Layout& layout, const Plan& plan) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) return 2 * g->extended_size();
-  return std::get<bands::Bands>(layout).device_words();
+  return std::get<bands::Bands>(layout).device_words(band_buffer_sets(plan));
 }
 
 std::int64_t host_bytes(const Layout& layout, const Plan& plan) {
@@ -140,7 +145,7 @@ std::optional<std::string> unsupported_layout(const Layout& layout, const Plan& 
            std::to_string(plan.slots()) + " slots of " + std::to_string(slot_words(layout) * 8) +
            " bytes), over memory=" + std::to_string(plan.memory);
   }
-  return cuda::beyond_free_memory(static_cast<std::size_t>(device_words(layout)) * 8,
+  return cuda::beyond_free_memory(static_cast<std::size_t>(device_words(layout, plan)) * 8,
                                   "subuniverses=" + partition_of(layout) + "'s GPU buffers");
 }
 
@@ -283,11 +288,10 @@ private:
   cuda::Stream stream_;
 };
 
-/// bands.hpp's operations on the GPU: row copies to and from the handoffs, and launches.
+/// bands.hpp's operations on the GPU: row copies to and from the handoff, and launches.
 struct DeviceBandOperations {
   std::array<std::uint32_t*, 2> buffers;
-  const std::uint32_t* below; ///< the handoff from the band below
-  std::uint32_t* above;       ///< the handoff to the band above
+  std::uint32_t* handoff;
   std::size_t row_words32;
   const wide::Config& kernel;
   cudaStream_t stream;
@@ -301,10 +305,10 @@ struct DeviceBandOperations {
         cudaMemcpyAsync(to, from, offset(rows) * 4, cudaMemcpyDeviceToDevice, stream));
   }
   void to_handoff(std::int64_t buffer_row, std::int64_t handoff_row, std::int64_t rows) const {
-    copy(above + offset(handoff_row), buffers[current] + offset(buffer_row), rows);
+    copy(handoff + offset(handoff_row), buffers[current] + offset(buffer_row), rows);
   }
   void from_handoff(std::int64_t handoff_row, std::int64_t buffer_row, std::int64_t rows) const {
-    copy(buffers[current] + offset(buffer_row), below + offset(handoff_row), rows);
+    copy(buffers[current] + offset(buffer_row), handoff + offset(handoff_row), rows);
   }
   void step(std::int64_t first_row, std::int64_t rows, int generations) {
     // `generations` came from wide::steps_of, so the launch does all of them.
@@ -317,14 +321,26 @@ struct DeviceBandOperations {
 
 /// Ours: skewed bands (bands.hpp), no halo recomputed; the prelude's chunks come first. A
 /// band's simulation is begun by simulate() and ended by settle(): its copies to and from the
-/// GPU go on streams of their own, into and out of one of two sets of buffers, so that they
-/// overlap the kernels of the band before and after it.
+/// GPU go on streams of their own, into and out of one of `sets` sets of buffers (two: they
+/// overlap the kernels of the band before and after it).
 class SkewedPasses final : public Passes {
 public:
-  SkewedPasses(const bands::Bands& b, const wide::Config& kernel)
-      : full_(b), kernel_(kernel), sets_{buffer_set(), buffer_set()},
-        handoffs_{cuda::DeviceBuffer<std::uint32_t>(handoff_words32()),
-                  cuda::DeviceBuffer<std::uint32_t>(handoff_words32())} {}
+  SkewedPasses(const bands::Bands& b, const wide::Config& kernel, int sets)
+      : full_(b), kernel_(kernel),
+        handoff_(static_cast<std::size_t>(2 * b.handoff_rows() * b.row_words)) {
+    for (int s = 0; s < sets; ++s) {
+      sets_.push_back(
+          std::make_unique<BufferSet>(static_cast<std::size_t>(2 * b.buffer_rows() * b.row_words)));
+    }
+  }
+  SkewedPasses(const SkewedPasses&) = delete;
+  SkewedPasses& operator=(const SkewedPasses&) = delete;
+  /// Copies may still run into or out of the caller's slots where a stage failed.
+  ~SkewedPasses() override {
+    for (const cuda::Stream* stream : {&copy_in_, &compute_, &copy_out_}) {
+      LIFEBENCH_CUDA_CALL_NOEXCEPT(cudaStreamSynchronize(stream->get()));
+    }
+  }
 
   [[nodiscard]] int items(int steps) const override { return pass(steps).items(); }
   void read(UniverseReader& file, int k, int steps, std::span<std::uint64_t> slot) override {
@@ -334,10 +350,9 @@ public:
   }
   void simulate(int k, int steps, std::span<std::uint64_t> slot) override {
     const bands::Bands b = pass(steps);
-    BufferSet& set = sets_[set_of(b, k)];
+    BufferSet& set = *sets_[set_of(b, k)];
     DeviceBandOperations ops{{set.buffers[0].data(), set.buffers[1].data()},
-                             handoffs_[below_].data(),
-                             handoffs_[1 - below_].data(),
+                             handoff_.data(),
                              static_cast<std::size_t>(2 * b.row_words),
                              kernel_,
                              compute_.get()};
@@ -359,10 +374,8 @@ public:
       LIFEBENCH_CUDA_CALL(cudaMemcpyAsync(
           slot.data(), set.buffers[ops.current].data() + ops.offset(b.output_buffer_row()),
           ops.offset(b.band_rows()) * 4, cudaMemcpyDeviceToHost, last));
-      below_ = 1 - below_; // the band above takes what this one handed on
     } else if (k + 1 == b.chunks()) {
       bands::advance_prelude(b, launches, ops);
-      below_ = 1 - below_;
     }
     set.free.record(last);
     ended_[static_cast<std::size_t>(k % 2)].record(last);
@@ -395,15 +408,11 @@ private:
     cuda::Event computed; ///< the item's generations are done
     cuda::Event free;     ///< the set's last item is done with it
   };
-  [[nodiscard]] BufferSet buffer_set() const {
-    return BufferSet(static_cast<std::size_t>(2 * full_.buffer_rows() * full_.row_words));
-  }
-  /// The set item k uses: the prelude's chunks one, the bands each in turn.
-  [[nodiscard]] static std::size_t set_of(const bands::Bands& b, int k) {
-    return b.is_chunk(k) ? 0 : static_cast<std::size_t>((k - b.chunks() + 1) % 2);
-  }
-  [[nodiscard]] std::size_t handoff_words32() const {
-    return static_cast<std::size_t>(2 * full_.handoff_rows() * full_.row_words);
+  /// The set item k uses: the prelude's chunks the first, the bands each in turn from the
+  /// second, so that the first band's copy overlaps the prelude's kernels.
+  [[nodiscard]] std::size_t set_of(const bands::Bands& b, int k) const {
+    if (b.is_chunk(k)) return 0;
+    return static_cast<std::size_t>(k - b.chunks() + 1) % sets_.size();
   }
   /// The generations of each launch of a pass, as the kernel does them.
   [[nodiscard]] std::vector<int> launches_of(int steps) const {
@@ -416,27 +425,27 @@ private:
 
   bands::Bands full_;
   wide::Config kernel_;
-  std::array<BufferSet, 2> sets_;
-  std::array<cuda::DeviceBuffer<std::uint32_t>, 2> handoffs_; ///< from below, to above: in turn
-  int below_ = 0;                                             ///< the handoff from the band below
+  std::vector<std::unique_ptr<BufferSet>> sets_;
+  cuda::DeviceBuffer<std::uint32_t> handoff_;
   cuda::Stream compute_;             ///< the kernels and the handoffs' copies, in order
   cuda::Stream copy_in_;             ///< items to the GPU
   cuda::Stream copy_out_;            ///< bands back
   std::array<cuda::Event, 2> ended_; ///< items k and k + 1, by k % 2
 };
 
-std::unique_ptr<Passes> passes_of(const Layout& layout, const wide::Config& kernel) {
+std::unique_ptr<Passes> passes_of(const Layout& layout, const Plan& plan) {
   if (const auto* g = std::get_if<tiles::Geometry>(&layout)) {
-    return std::make_unique<HaloPasses>(*g, kernel);
+    return std::make_unique<HaloPasses>(*g, plan.kernel);
   }
-  return std::make_unique<SkewedPasses>(std::get<bands::Bands>(layout), kernel);
+  return std::make_unique<SkewedPasses>(std::get<bands::Bands>(layout), plan.kernel,
+                                        band_buffer_sets(plan));
 }
 
 /// Pinned slots, the passes' device side, and the passes over a file.
 class OutOfCore {
 public:
   OutOfCore(const Layout& layout, const Plan& plan)
-      : layout_(layout), plan_(plan), passes_(passes_of(layout, plan.kernel)) {
+      : layout_(layout), plan_(plan), passes_(passes_of(layout, plan)) {
     for (int s = 0; s < plan.slots(); ++s) {
       slots_.emplace_back(static_cast<std::size_t>(slot_words(layout)));
     }
@@ -526,8 +535,9 @@ private:
 
   Layout layout_;
   Plan plan_;
-  std::unique_ptr<Passes> passes_;
+  // The slots outlive the passes, whose copies (SkewedPasses) may still use them.
   std::vector<cuda::PinnedBuffer<std::uint64_t>> slots_;
+  std::unique_ptr<Passes> passes_;
 };
 
 /// The universe in a file of its own in `folder`, removed with the simulator.
@@ -552,7 +562,7 @@ public:
     file_.describe(info);
     info["subuniverses"] = partition_of(layout_);
     info["pinned_host_bytes"] = std::to_string(host_bytes(layout_, plan_));
-    info["device_buffer_bytes"] = std::to_string(device_words(layout_) * 8);
+    info["device_buffer_bytes"] = std::to_string(device_words(layout_, plan_) * 8);
     if (plan_.fitted_rows) info["rows_per_thread_chosen"] = std::to_string(plan_.kernel.rows);
     return info;
   }

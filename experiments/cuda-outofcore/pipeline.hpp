@@ -3,9 +3,9 @@
 // a writer thread around the calling thread's simulation, sharing a ring of slots, so
 // that the disk reads the next sub-universe and writes the last one while the GPU works
 // on this one. A simulation may be begun and ended apart (settle): overlapped, the next
-// item's is begun before this one's is waited for, so that the GPU copies one item while
-// it computes the other. Each stage's busy seconds are measured, for the paper's Table 3
-// split.
+// item's is begun before this one's is waited for where it has been read, so that the GPU
+// copies one item while it computes the other. Each stage's busy seconds are measured, for the
+// paper's Table 3 split.
 #pragma once
 
 #include <chrono>
@@ -37,7 +37,8 @@ struct Stages {
   std::function<void(int k, int s)> simulate;
   std::function<void(int k, int s)> write;
   /// Waits until item k's simulation, which `simulate` began, has ended, its result in slot s;
-  /// none: `simulate` ends it. Overlapped, item k's is waited for once item k + 1's is begun.
+  /// none: `simulate` ends it. Overlapped, item k's is waited for once item k + 1's is begun,
+  /// or at once where item k + 1 is not yet read (its write need not wait for that read).
   std::function<void(int k, int s)> settle = {};
 };
 
@@ -57,6 +58,11 @@ public:
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return failed_ != nullptr || ready(); });
     return failed_ == nullptr;
+  }
+  /// Whether `ready` holds now.
+  template <class Ready> bool holds(Ready ready) {
+    const std::lock_guard lock(mutex_);
+    return ready();
   }
   void advance(int& counter) {
     {
@@ -91,7 +97,8 @@ private:
 /// Runs items 0 .. count - 1 through `stages`. Without overlap one slot is used and
 /// the stages run in turn; with it `slots` (at least 2) rotate: item k uses slot
 /// k % slots, read once item k - slots is written. The first error of any stage stops
-/// every stage and is rethrown here, after both threads have ended.
+/// every stage and is rethrown here, after both threads have ended and the item begun last
+/// is settled (unless its own simulate or settle failed).
 inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages) {
   StageSeconds seconds;
   const auto settle = [&](int k, int s) {
@@ -128,19 +135,25 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
       stage_thread(stages.write, seconds.write, progress.written,
                    [&](int k) { return progress.simulated > k; });
     });
-    // Item k begun, then (with settle) item k - 1 ended; the last ended after the loop.
-    const int lag = stages.settle ? 1 : 0;
+    // Item k begun, then (with settle) item k - 1 ended, or item k - 1 ended first where item
+    // k is not read yet; the last ended after the loop.
+    int open = -1; // the item begun and not yet ended
+    const auto end_open = [&] {
+      settle(open, open % slots);
+      open = -1;
+      progress.advance(progress.simulated);
+    };
     try {
-      for (int k = 0; k < count + lag; ++k) {
-        if (k < count) {
-          if (!progress.wait([&] { return progress.read > k; })) break;
-          seconds.simulate += detail::seconds_of(stages.simulate, k, k % slots);
-        }
-        if (k >= lag) {
-          settle(k - lag, (k - lag) % slots);
-          progress.advance(progress.simulated);
-        }
+      for (int k = 0; k < count; ++k) {
+        const auto read = [&] { return progress.read > k; };
+        if (open >= 0 && !progress.holds(read)) end_open();
+        if (!progress.wait(read)) break;
+        seconds.simulate += detail::seconds_of(stages.simulate, k, k % slots);
+        if (open >= 0) end_open();
+        open = k;
+        if (!stages.settle) end_open();
       }
+      if (open >= 0) end_open();
     } catch (...) {
       progress.fail(std::current_exception());
     }

@@ -27,24 +27,21 @@ Problem torus(std::int64_t height) {
   return {parse_rule_spec("B3/S23").rule, Shape{kWidth, height, 1}, Boundary::torus};
 }
 
-/// Two buffers of rows and two handoffs, as the device holds them; step() runs the reference.
+/// Two buffers of rows and a handoff, as the device holds them; step() runs the reference.
 class HostDevice {
 public:
   explicit HostDevice(const bands::Bands& b)
       : buffers_{Grid(Shape{kWidth, b.buffer_rows(), 1}), Grid(Shape{kWidth, b.buffer_rows(), 1})},
-        handoffs_{Grid(Shape{kWidth, b.handoff_rows(), 1}),
-                  Grid(Shape{kWidth, b.handoff_rows(), 1})} {}
+        handoff_(Shape{kWidth, b.handoff_rows(), 1}) {}
 
   Grid& current() { return buffers_[current_]; }
   void reset() { current_ = 0; }
-  /// The handoff above becomes the one below, for the next band.
-  void hand_on() { below_ = 1 - below_; }
 
   void to_handoff(std::int64_t buffer_row, std::int64_t handoff_row, std::int64_t rows) {
-    copy_rows(current(), buffer_row, handoffs_[1 - below_], handoff_row, rows);
+    copy_rows(current(), buffer_row, handoff_, handoff_row, rows);
   }
   void from_handoff(std::int64_t handoff_row, std::int64_t buffer_row, std::int64_t rows) {
-    copy_rows(handoffs_[below_], handoff_row, current(), buffer_row, rows);
+    copy_rows(handoff_, handoff_row, current(), buffer_row, rows);
   }
   void step(std::int64_t first_row, std::int64_t rows, int generations) {
     Grid window(Shape{kWidth, rows, 1});
@@ -68,9 +65,8 @@ public:
 
 private:
   std::array<Grid, 2> buffers_;
-  std::array<Grid, 2> handoffs_;
+  Grid handoff_;
   int current_ = 0;
-  int below_ = 0;
 };
 
 using outofcore_tiles::wrap;
@@ -89,14 +85,10 @@ Grid pass(HostDevice& device, const bands::Bands& b, std::span<const int> launch
       }
     }
     if (b.is_chunk(k)) {
-      if (k + 1 == b.chunks()) {
-        bands::advance_prelude(b, launches, device);
-        device.hand_on();
-      }
+      if (k + 1 == b.chunks()) bands::advance_prelude(b, launches, device);
       continue;
     }
     bands::advance_band(b, launches, device);
-    device.hand_on();
     for (std::int64_t y = 0; y < b.band_rows(); ++y) {
       const std::int64_t row = wrap(b.first_output_row(k) + y, height);
       for (std::int64_t x = 0; x < kWidth; ++x) {
@@ -174,6 +166,8 @@ TEST(OutOfCoreBands, TheLayoutFitsItsBuffersAndCoversTheUniverse) {
   EXPECT_EQ(b.first_output_row(5), 88);
   EXPECT_EQ(b.buffer_rows(), 80);
   EXPECT_EQ(b.output_buffer_row(), 40);
+  EXPECT_EQ(b.device_words(1), 2 * 80 + 80); // two buffers and the handoff (2T rows)
+  EXPECT_EQ(b.device_words(2), 4 * 80 + 80);
   const bands::Bands uneven{.height = 64,
                             .count = 4,
                             .steps = 10,

@@ -9,6 +9,7 @@
 #include "tiles.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace lifebench {
@@ -78,6 +80,11 @@ struct Log {
   void add(char stage, int k, int s) {
     const std::lock_guard lock(mutex);
     events.push_back(std::string(1, stage) + std::to_string(k) + "/" + std::to_string(s));
+  }
+  /// Whether `event` has happened, while the stages still run.
+  bool has(const std::string& event) {
+    const std::lock_guard lock(mutex);
+    return std::find(events.begin(), events.end(), event) != events.end();
   }
   [[nodiscard]] std::ptrdiff_t at(const std::string& event) const {
     const auto it = std::find(events.begin(), events.end(), event);
@@ -144,7 +151,7 @@ TEST(OutOfCorePipeline, OverlappedStagesKeepEachItemsOrderAndItsSlot) {
   }
 }
 
-TEST(OutOfCorePipeline, ASimulationSettledApartEndsBeforeItsWriteAndAfterTheNextBegins) {
+TEST(OutOfCorePipeline, ASimulationSettledApartEndsAfterItBeganAndBeforeItsWrite) {
   for (const bool overlap : {false, true}) {
     for (int round = 0; round < 20; ++round) { // thread timing varies
       Log log;
@@ -155,18 +162,57 @@ TEST(OutOfCorePipeline, ASimulationSettledApartEndsBeforeItsWriteAndAfterTheNext
       for (int k = 0; k < 10; ++k) {
         const std::string item = std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0);
         const auto begun = log.at("s" + item);
-        const auto ended = log.at("e" + item);
         ASSERT_GE(begun, 0);
-        EXPECT_LT(begun, ended);
-        EXPECT_LT(ended, log.at("w" + item));
-        if (k + 1 < 10) { // overlapped, the next item's simulation begins first
-          const auto next =
-              log.at("s" + std::to_string(k + 1) + "/" + std::to_string(overlap ? (k + 1) % 3 : 0));
-          EXPECT_EQ(next < ended, overlap) << k;
-        }
+        EXPECT_LT(begun, log.at("e" + item));
+        EXPECT_LT(log.at("e" + item), log.at("w" + item));
       }
     }
   }
+}
+
+TEST(OutOfCorePipeline, OverlappedTheNextSimulationBeginsBeforeOneEndsWhereItIsRead) {
+  Log log;
+  std::atomic<int> reads = 0;
+  pipeline::Stages stages = logged(log);
+  stages.read = [&](int k, int s) {
+    log.add('r', k, s);
+    ++reads;
+  };
+  stages.simulate = [&](int k, int s) {
+    if (k == 0) { // every item read (ten slots) before the first is simulated
+      while (reads < 10)
+        std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(200)); // and counted as read
+    }
+    log.add('s', k, s);
+  };
+  stages.settle = [&log](int k, int s) { log.add('e', k, s); };
+  (void)pipeline::run(10, true, 10, stages);
+  for (int k = 0; k + 1 < 10; ++k) {
+    const std::string next = "s" + std::to_string(k + 1) + "/" + std::to_string(k + 1);
+    EXPECT_LT(log.at(next), log.at("e" + std::to_string(k) + "/" + std::to_string(k))) << k;
+  }
+}
+
+TEST(OutOfCorePipeline, ASimulationNotYetReadDoesNotHoldTheOneBeforeIt) {
+  // Each read waits until the item before it has ended: a simulation that ended only once the
+  // next had begun would wait forever.
+  Log log;
+  pipeline::Stages stages = logged(log);
+  stages.settle = [&log](int k, int s) { log.add('e', k, s); };
+  stages.read = [&log](int k, int s) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string before = "e" + std::to_string(k - 1) + "/" + std::to_string((k + 2) % 3);
+    while (k > 0 && !log.has(before)) {
+      if (std::chrono::steady_clock::now() - start > std::chrono::seconds(20)) {
+        throw Error("read " + std::to_string(k) + " waited for " + before);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    log.add('r', k, s);
+  };
+  EXPECT_NO_THROW((void)pipeline::run(10, true, 3, stages));
+  EXPECT_EQ(log.events.size(), 40U);
 }
 
 TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
@@ -183,6 +229,21 @@ TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
     }
     if (!overlap) {
       EXPECT_GE(log.at("w3/0"), 0); // in turn, what came before was written
+    }
+  }
+}
+
+TEST(OutOfCorePipeline, AFailingStageLeavesNoSimulationBegunAndNotSettled) {
+  for (const bool overlap : {false, true}) {
+    for (int round = 0; round < 20; ++round) { // thread timing varies
+      Log log;
+      pipeline::Stages stages = logged(log, 4);
+      stages.settle = [&log](int k, int s) { log.add('e', k, s); };
+      EXPECT_THROW((void)pipeline::run(10, overlap, overlap ? 3 : 1, stages), Error);
+      for (int k = 0; k < 10; ++k) {
+        const std::string item = std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0);
+        EXPECT_EQ(log.at("s" + item) >= 0, log.at("e" + item) >= 0) << k;
+      }
     }
   }
 }
