@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "discovery.hpp"
 #include "lifebench/error.hpp"
+#include "lifebench/json_text.hpp"
 #include "process.hpp"
 #include "sweep.hpp"
 #include "text.hpp"
@@ -94,7 +95,7 @@ int list_command(const GlobalOptions& global, bool json) {
         "; build them, or name their folder with --experiments or LIFEBENCH_EXPERIMENTS_PATH");
   }
   if (json) {
-    std::cout << catalog_json(catalog).dump(2) << "\n";
+    std::cout << json_text(catalog_json(catalog));
     return 0;
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.name < b.name; });

@@ -2,6 +2,7 @@
 
 #include "google_benchmark_json.hpp"
 #include "lifebench/error.hpp"
+#include "lifebench/json_text.hpp"
 #include "lifebench/state_io.hpp"
 #include "machine_load.hpp"
 #include "results_schema.hpp"
@@ -288,7 +289,7 @@ void ResultsFolder::write_experiment(const std::string& experiment) const {
   }
   const nlohmann::json file = {
       {"schema", kResultsSchema}, {"experiment", experiment}, {"configurations", configurations}};
-  write_text(dir_ / (experiment + ".json"), file.dump(2) + "\n");
+  write_text(dir_ / (experiment + ".json"), json_text(file));
 }
 
 void ResultsFolder::write_benchmarks() const {
@@ -303,11 +304,11 @@ void ResultsFolder::write_benchmarks() const {
   results.reserve(in_sweep_order.size());
   for (const auto& [position, result] : in_sweep_order)
     results.push_back(result);
-  write_text(dir_ / kBenchmarksFile, google_benchmark_json(manifest_, results).dump(2) + "\n");
+  write_text(dir_ / kBenchmarksFile, json_text(google_benchmark_json(manifest_, results)));
 }
 
 void ResultsFolder::write_manifest() const {
-  write_text(dir_ / kManifestFile, manifest_.dump(2) + "\n");
+  write_text(dir_ / kManifestFile, json_text(manifest_));
 }
 
 } // namespace lifebench::driver

@@ -1,5 +1,6 @@
 #include "commands.hpp"
 #include "lifebench/axes_json.hpp"
+#include "lifebench/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,7 @@ void describe(const ExperimentInfo& info, std::ostream& out) {
       {"available", !reason},
       {"reason", reason ? nlohmann::json(*reason) : nlohmann::json(nullptr)}};
   if (!info.external.empty()) description["external"] = info.external;
-  out << description.dump(2) << "\n";
+  out << json_text(description);
 }
 
 } // namespace lifebench::harness

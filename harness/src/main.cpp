@@ -6,6 +6,7 @@
 #include "lifebench/build_info.hpp"
 #include "lifebench/cli.hpp"
 #include "lifebench/configuration.hpp"
+#include "lifebench/json_text.hpp"
 #include "lifebench/params.hpp"
 #include "lifebench/pattern.hpp"
 #include "lifebench/state_io.hpp"
@@ -178,7 +179,7 @@ int main_with_errors(int argc, char** argv) {
   const Params params = configuration.resolved_params(info.axes);
   const auto result = bench(info, params, configuration, bench_pattern(configuration));
   write_file_atomically(bench_options.json_out(),
-                        [&](std::ostream& out) { out << result.to_json().dump(2) << "\n"; });
+                        [&](std::ostream& out) { out << json_text(result.to_json()); });
   return 0;
 }
 

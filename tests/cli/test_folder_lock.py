@@ -1,7 +1,10 @@
 """A results folder in use is locked: a second bench into it is refused, naming the process
 that holds it; each manifest notes what else loaded the machine (the load average, other
 lifebench processes)."""
+import os
 import signal
+import subprocess
+import sys
 
 import lbtest
 
@@ -57,6 +60,31 @@ class FolderLock(lbtest.CliTestCase):
         self.stop(driver)
         self.assertIsNone(self.box.manifest("out")["load"]["load_average_end"])  # never ended
 
+
+    def test_arguments_that_are_not_utf8_are_noted_as_well_as_they_can_be(self):
+        # A process's arguments and a path are bytes: ones that are not UTF-8 once made every
+        # bench on the machine fail to write its manifest.
+        odd = self.box.path("lifebench-odd")  # a lifebench process, to the driver
+        os.symlink(sys.executable, odd)
+        other = subprocess.Popen([odd, "-c", "import time; time.sleep(60)", b"\xff\xfe"])
+        self.addCleanup(other.wait)
+        self.addCleanup(other.kill)
+        sweep = os.fsencode(self.box.path("ok")) + b"\xff.toml"
+        with open(sweep, "w") as f:
+            f.write(SWEEP % "ok")
+        proc = subprocess.run([self.box.lifebench, "bench", "--sweep", sweep, "--out", "out"],
+                              cwd=self.box.work, env=self.box.environment(), capture_output=True,
+                              text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        manifest = self.box.manifest("out")
+        self.assertIn("%d: 'lifebench-odd -c import time; time.sleep(60) \ufffd\ufffd'" % other.pid,
+                      manifest["load"]["other_processes"])
+        self.assertEqual(manifest["command"][3], sweep.decode("utf-8", "replace"))
+        again = subprocess.run([self.box.lifebench, "bench", "--sweep", sweep, "--out", "out",
+                                "--resume"], cwd=self.box.work, env=self.box.environment(),
+                               capture_output=True, text=True, timeout=300)
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        self.assertIn("1 done earlier", again.stdout)
 
 if __name__ == "__main__":
     lbtest.main()

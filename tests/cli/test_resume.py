@@ -23,6 +23,12 @@ class Resume(lbtest.CliTestCase):
         path = self.box.write("sweep.toml", text)
         return self.box.run("bench", "--sweep", path, "--out", "out", *args)
 
+    def bench_ok(self, text, *args):
+        """bench, which must succeed: what it said otherwise is the failure's message."""
+        proc = self.bench(text, *args)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        return proc
+
     def ids(self):
         return [c["config_id"] for c in self.box.results("out", "fake")["configurations"]]
 
@@ -191,23 +197,21 @@ class Resume(lbtest.CliTestCase):
                       proc.stdout.splitlines()[0])
 
     def test_resume_reruns_what_fewer_repetitions_another_target_or_warmup_measured(self):
-        self.assertEqual(self.bench(SWEEP + "repetitions = 3\n").returncode, 0)
+        self.bench_ok(SWEEP + "repetitions = 3\n")
         # At least the repetitions asked now, at the same target: the results stand.
-        proc = self.bench(SWEEP + "repetitions = 2\n", "--resume")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.bench_ok(SWEEP + "repetitions = 2\n", "--resume")
         self.assertEqual(len(self.box.bench_calls("fake")), 4)
         more = SWEEP + "repetitions = 5\n"
-        proc = self.bench(more, "--resume")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        proc = self.bench_ok(more, "--resume")
         self.assertIn("4 configurations, 4 to measure again;", proc.stdout.splitlines()[0])
         self.assertEqual(len(self.box.bench_calls("fake")), 8)
         tighter = more + "target_rel_ci = 0.005\n"
-        self.assertEqual(self.bench(tighter, "--resume").returncode, 0)
+        self.bench_ok(tighter, "--resume")
         self.assertEqual(len(self.box.bench_calls("fake")), 12)
         colder = tighter + "warmup = 0\n"
-        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        self.bench_ok(colder, "--resume")
         self.assertEqual(len(self.box.bench_calls("fake")), 16)
-        self.assertEqual(self.bench(colder, "--resume").returncode, 0)
+        self.bench_ok(colder, "--resume")
         self.assertEqual(len(self.box.bench_calls("fake")), 16)
         timings = {(c["timing"]["repetitions"], c["timing"]["warmup"],
                     c["timing"]["target_rel_ci"])
