@@ -40,7 +40,7 @@ TEST(OutOfCoreTiles, ExtendedSubUniversesWrapAroundTheTorus) {
   // (one word) make 2x2's extended width the row's own, yet shifted by a word.
   struct Case {
     tiles::Geometry geometry;
-    std::int64_t halo_words;
+    std::int64_t halo_words = 0;
   };
   for (const auto& [g, halo_words] :
        {Case{{4, 12, {2, 2}, 70}, 2}, Case{{4, 12, {1, 3}, 70}, 0}, Case{{4, 12, {4, 2}, 70}, 2},
