@@ -97,8 +97,8 @@ private:
 /// Runs items 0 .. count - 1 through `stages`. Without overlap one slot is used and
 /// the stages run in turn; with it `slots` (at least 2) rotate: item k uses slot
 /// k % slots, read once item k - slots is written. The first error of any stage stops
-/// every stage and is rethrown here, after both threads have ended and the item begun last
-/// is settled (unless its own simulate or settle failed).
+/// every stage and is rethrown here, after both threads have ended and every item whose
+/// simulate returned is settled (unless its own settle failed).
 inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages) {
   StageSeconds seconds;
   const auto settle = [&](int k, int s) {
@@ -139,8 +139,8 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
     // k is not read yet; the last ended after the loop.
     int open = -1; // the item begun and not yet ended
     const auto end_open = [&] {
-      settle(open, open % slots);
-      open = -1;
+      const int k = std::exchange(open, -1); // not settled again should its settle fail
+      settle(k, k % slots);
       progress.advance(progress.simulated);
     };
     try {
@@ -156,6 +156,13 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
       if (open >= 0) end_open();
     } catch (...) {
       progress.fail(std::current_exception());
+      // A simulate failed: the item before it may still be at work on the GPU.
+      if (open >= 0) {
+        try {
+          settle(open, open % slots);
+        } catch (...) { // the first error is the one rethrown
+        }
+      }
     }
   }
   progress.rethrow();

@@ -92,13 +92,17 @@ struct Log {
   }
 };
 
-pipeline::Stages logged(Log& log, int fail_reading = -1) {
+pipeline::Stages logged(Log& log, int fail_reading = -1, int fail_simulating = -1) {
   return {.read =
               [&log, fail_reading](int k, int s) {
                 if (k == fail_reading) throw Error("disk gone");
                 log.add('r', k, s);
               },
-          .simulate = [&log](int k, int s) { log.add('s', k, s); },
+          .simulate =
+              [&log, fail_simulating](int k, int s) {
+                if (k == fail_simulating) throw Error("launch failed");
+                log.add('s', k, s);
+              },
           .write = [&log](int k, int s) { log.add('w', k, s); }};
 }
 
@@ -235,14 +239,16 @@ TEST(OutOfCorePipeline, AFailingStageStopsEveryStageAndIsRethrown) {
 
 TEST(OutOfCorePipeline, AFailingStageLeavesNoSimulationBegunAndNotSettled) {
   for (const bool overlap : {false, true}) {
-    for (int round = 0; round < 20; ++round) { // thread timing varies
-      Log log;
-      pipeline::Stages stages = logged(log, 4);
-      stages.settle = [&log](int k, int s) { log.add('e', k, s); };
-      EXPECT_THROW((void)pipeline::run(10, overlap, overlap ? 3 : 1, stages), Error);
-      for (int k = 0; k < 10; ++k) {
-        const std::string item = std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0);
-        EXPECT_EQ(log.at("s" + item) >= 0, log.at("e" + item) >= 0) << k;
+    for (int round = 0; round < 20; ++round) {   // thread timing varies
+      for (const bool reading : {true, false}) { // the stage that fails at item 4
+        Log log;
+        pipeline::Stages stages = reading ? logged(log, 4) : logged(log, -1, 4);
+        stages.settle = [&log](int k, int s) { log.add('e', k, s); };
+        EXPECT_THROW((void)pipeline::run(10, overlap, overlap ? 3 : 1, stages), Error);
+        for (int k = 0; k < 10; ++k) {
+          const std::string item = std::to_string(k) + "/" + std::to_string(overlap ? k % 3 : 0);
+          EXPECT_EQ(log.at("s" + item) >= 0, log.at("e" + item) >= 0) << k << reading;
+        }
       }
     }
   }
