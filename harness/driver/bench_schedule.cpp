@@ -59,18 +59,20 @@ struct Measured {
 /// Runs one configuration in its own process, on `gpu` alone when one is given, its standard
 /// error copied to ours as it comes with `show_stderr`.
 Measured run_configuration(const SweepConfiguration& c, double time_limit_s,
-                           const fs::path& json_out, const std::optional<std::string>& gpu,
+                           const ScratchFolder& scratch, const std::optional<std::string>& gpu,
                            bool show_stderr) {
   const Experiment& e = *c.info;
   if (!e.available) return {own_result(c, ResultStatus::unavailable, e.reason), std::nullopt};
+  const fs::path json_out = scratch.path() / "result.json";
   ProcessRequest request;
   if (gpu) request.environment.push_back("CUDA_VISIBLE_DEVICES=" + *gpu);
+  // Its temporary files in the scratch folder, which goes when it ends: one stopped at its time
+  // limit cannot remove its own (an out-of-core universe may be gigabytes).
+  request.environment.push_back("TMPDIR=" + scratch.path().string());
   request.argv = {e.binary.string(), "bench"};
   std::ranges::copy(to_argv(c, json_out), std::back_inserter(request.argv));
   request.time_limit_s = time_limit_s;
   request.echo_stderr = show_stderr;
-  std::error_code error;
-  fs::remove(json_out, error);
   const ProcessOutcome outcome = run_process(request);
   if (outcome.end == ProcessOutcome::End::interrupted) throw Interrupted{};
 
@@ -194,8 +196,8 @@ private:
     };
     const double limit = schedule_.time_limit_s.value_or(c.time_limit_s);
     try {
-      auto [result, wall] = run_configuration(
-          c, limit, scratch_.path() / (std::to_string(i) + ".json"), gpu, schedule_.show_stderr);
+      auto [result, wall] = run_configuration(c, limit, ScratchFolder(scratch_, std::to_string(i)),
+                                              gpu, schedule_.show_stderr);
       result["config_id"] = c.name();
       result["ties"] = c.ties_json();
       result["binary_hash"] = schedule_.plan.hashes.at(c.experiment);
@@ -224,8 +226,8 @@ private:
   const Schedule& schedule_;
   ResultsFolder& folder_;
   SweepProgress& progress_;
-  /// The experiments' --json-out files: a process killed while writing leaves its temporary
-  /// there, never in the results folder.
+  /// A folder for each configuration's --json-out file and temporary files: a process killed
+  /// while writing leaves its temporaries there, never in the results folder.
   const ScratchFolder scratch_{"lifebench-bench"};
   std::mutex mutex_; ///< standard output, the progress and the results folder
 };

@@ -247,6 +247,13 @@ ScratchFolder::ScratchFolder(const std::string& prefix) {
   path_ = pattern;
 }
 
+ScratchFolder::ScratchFolder(const ScratchFolder& parent, const std::string& name)
+    : path_(parent.path() / name) {
+  if (::mkdir(path_.c_str(), 0700) != 0) {
+    throw Error("cannot create a temporary folder " + path_.string() + ": " + std::strerror(errno));
+  }
+}
+
 ScratchFolder::~ScratchFolder() {
   std::error_code error;
   std::filesystem::remove_all(path_, error);

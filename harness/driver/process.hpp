@@ -52,6 +52,8 @@ struct ProcessOutcome {
 class ScratchFolder {
 public:
   explicit ScratchFolder(const std::string& prefix); ///< throws Error if it cannot be made
+  /// The folder `name` in the scratch folder `parent` (its orphans are `parent`'s).
+  ScratchFolder(const ScratchFolder& parent, const std::string& name);
   ScratchFolder(const ScratchFolder&) = delete;
   ScratchFolder& operator=(const ScratchFolder&) = delete;
   ~ScratchFolder();

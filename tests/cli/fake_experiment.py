@@ -4,7 +4,8 @@
 # lifebench-exp-<name>, beside <name>.fake.json:
 #   {"family": "square", "backend": "cpu", "axes": [...], "available": true,
 #    "reason": null, "describe": "ok" | "crash" | "hang" | "garbage"}
-# The parameter "mode" chooses what `bench` does: ok, crash, hang, exit3,
+# The parameter "mode" chooses what `bench` does: ok, crash, hang (with a child and a
+# temporary file, their pid and path in <name>.grandchild and <name>.litter), exit3,
 # nowrite, garbage, unsupported, partial (writes half a file, then is killed),
 # stubborn (ignores SIGTERM and hangs), flood (writes to standard output nonstop),
 # sleep (sleeps a second and records its GPU and span: <name>.spans, one JSON line each),
@@ -16,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(sys.argv[0]))
@@ -98,6 +100,9 @@ def bench(conf, args):
         # A grandchild in the same process group: the driver must kill it too.
         child = subprocess.Popen(["sleep", "3600"])
         write_whole(os.path.join(HERE, NAME + ".grandchild"), str(child.pid))
+        # A temporary file, as an out-of-core run's universe, that only the driver can remove.
+        with tempfile.NamedTemporaryFile(delete=False) as litter:
+            write_whole(os.path.join(HERE, NAME + ".litter"), litter.name)
         time.sleep(3600)
     if mode == "slow":
         write_whole(os.path.join(HERE, NAME + ".pid"), str(os.getpid()))

@@ -163,7 +163,7 @@ class Bench(lbtest.CliTestCase):
                                       r"killed by signal 11 \(Segmentation fault\)")
         self.assertResultsFolderClean("out", ["fake"])
 
-    def test_hang_kills_the_whole_process_group(self):
+    def test_hang_kills_the_whole_process_group_and_its_temporary_files_go(self):
         proc = self.bench(sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1\n'
                                 'params = { mode = "hang" }'), "--time-limit", "1")
         self.assertEqual(proc.returncode, 1)
@@ -172,6 +172,11 @@ class Bench(lbtest.CliTestCase):
             grandchild = int(f.read())
         self.assertTrue(lbtest.wait_until_gone(grandchild),
                         "the experiment's child process outlived the time limit")
+        with open(os.path.join(self.box.experiments, "fake.litter")) as f:
+            litter = f.read()
+        self.assertTrue(os.path.basename(os.path.dirname(os.path.dirname(litter))).startswith(
+            "lifebench-bench-"), litter)  # in the driver's scratch folder
+        self.assertFalse(os.path.exists(os.path.dirname(litter)), litter)
 
     def test_sigterm_ignored_gets_sigkill(self):
         start = time.monotonic()
