@@ -11,7 +11,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <iterator>
@@ -78,14 +77,15 @@ Measured run_configuration(const SweepConfiguration& c, double time_limit_s,
 
   nlohmann::json result;
   if (outcome.succeeded()) {
-    std::ifstream in(json_out, std::ios::binary);
-    if (!in) {
+    std::error_code error;
+    if (!fs::exists(json_out, error)) {
       result = own_result(c, ResultStatus::failed, "no result written");
     } else {
-      result = nlohmann::json::parse(in, nullptr, false);
-      const bool valid = !result.is_discarded() && result.is_object() &&
-                         parse_result_status(string_at(result, "status"));
-      if (!valid) {
+      try {
+        result = read_json_object(json_out);
+      } catch (const Error&) { // not JSON, or nested too deep to be a result
+      }
+      if (!result.is_object() || !parse_result_status(string_at(result, "status"))) {
         result = own_result(c, ResultStatus::failed, "the result written is not a valid result");
       }
     }

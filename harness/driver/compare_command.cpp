@@ -109,8 +109,14 @@ std::optional<double> rate_of(const nlohmann::json& result) {
   return rate->get<double>();
 }
 
-/// The repetition times of a result, refused unless each is a positive number: a time of 0
-/// or less is a damaged file, and would turn a ratio's sign or divide by zero.
+/// The shortest and longest repetitions a result may record: the clock's nanosecond, and 31
+/// years. Beyond them, a ratio of two times may no longer be a finite number.
+constexpr double kShortestSeconds = 1e-9;
+constexpr double kLongestSeconds = 1e9;
+
+/// The repetition times of a result, refused unless each is a number of seconds from
+/// kShortestSeconds to kLongestSeconds: a time of 0 or less is a damaged file, and would turn
+/// a ratio's sign or divide by zero.
 std::vector<double> seconds_of(const std::string& dir, const std::string& id,
                                const nlohmann::json& result) {
   std::vector<double> seconds;
@@ -120,12 +126,13 @@ std::vector<double> seconds_of(const std::string& dir, const std::string& id,
   if (list == timing->end() || !list->is_array()) return seconds;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const nlohmann::json& s = (*list)[i];
-    if (!s.is_number() || !(s.get<double>() > 0)) {
+    if (!s.is_number() ||
+        !(s.get<double>() >= kShortestSeconds && s.get<double>() <= kLongestSeconds)) {
       const std::string file =
           (fs::path(dir) / (string_at(result, "experiment") + ".json")).string();
       throw Error(file + ": configuration " + id + ": timing.seconds[" + std::to_string(i) +
                   "] is " + (s.is_number() ? s.dump() : std::string("a ") + s.type_name()) +
-                  ", not a positive number of seconds");
+                  ", not a number of seconds from 1e-9 to 1e9");
     }
     seconds.push_back(s.get<double>());
   }

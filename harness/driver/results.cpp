@@ -39,6 +39,9 @@ void write_text(const fs::path& file, const std::string& text) {
   write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
+/// Deeper than any file lifebench writes (a result nests five or six levels).
+constexpr int kDeepestJson = 64;
+
 nlohmann::json no_counts(std::size_t total) {
   return {{"total", total}, {"done", 0},        {"ok", 0},
           {"failed", 0},    {"unsupported", 0}, {"unavailable", 0}};
@@ -91,9 +94,23 @@ FolderLock::FolderLock(const fs::path& dir)
 }
 
 nlohmann::json read_json_object(const fs::path& file, const KeptParts& keep) {
+  std::error_code error;
+  const fs::file_status status = fs::status(file, error);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    throw Error(file.string() + " is not a regular file"); // a FIFO would hang the read
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot read " + file.string());
-  auto json = nlohmann::json::parse(in, keep, false);
+  // Copying, comparing and writing a JSON value recurse once a level: a file nested deeper
+  // than lifebench writes any is refused before it can exhaust the stack.
+  const auto checked = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (depth > kDeepestJson) {
+      throw Error(file.string() + " nests deeper than " + std::to_string(kDeepestJson) +
+                  " levels: not a file lifebench wrote");
+    }
+    return !keep || keep(depth, event, parsed);
+  };
+  auto json = nlohmann::json::parse(in, checked, false);
   if (json.is_discarded() || !json.is_object()) {
     throw Error(file.string() + " is not a JSON object");
   }

@@ -364,13 +364,34 @@ class BadFoldersTest(lbtest.CliTestCase):
         self.box.write("good/cpu-a.json", '{"schema": 1, "experiment": "cpu-a", "configu')
         self.refused("cpu-a.json is not a JSON object")
 
+    def test_a_file_nested_deeper_than_results_are(self):
+        # Copying, comparing and writing JSON recurse once a level: 100000 levels crashed.
+        path = os.path.join(self.good, "cpu-a.json")
+        with open(path) as f:
+            text = f.read()
+        deep = 100000
+        with open(path, "w") as f:
+            f.write(text.replace('"verification": {',
+                                 '"verification": {"x": %s%s, ' % ("[" * deep, "]" * deep), 1))
+        self.refused("cpu-a.json nests deeper than 64 levels: not a file lifebench wrote")
+
+    def test_a_file_that_is_not_a_regular_file(self):
+        manifest = os.path.join(self.good, "manifest.json")
+        os.remove(manifest)
+        os.mkfifo(manifest)  # its read would never end
+        self.refused("manifest.json is not a regular file")
+        os.remove(manifest)
+        os.mkdir(manifest)
+        self.refused("manifest.json is not a regular file")
+
     def test_folders_recording_nothing(self):
         write_run(self.box.path("none"), [])
         self.refused("record no configuration", old=self.box.path("none"),
                      new=self.box.path("none"))
 
     def test_bad_times(self):
-        for bad, shown in ((-1.5, "-1.5"), (0, "0"), ("1.2", "a string")):
+        for bad, shown in ((-1.5, "-1.5"), (0, "0"), ("1.2", "a string"), (1e308, "1e+308"),
+                           (5e-324, "5e-324")):
             seconds = list(FAST)
             seconds[2] = bad
             entry = result("cpu-a", "B3/S23:T256,256", FAST)
@@ -378,7 +399,7 @@ class BadFoldersTest(lbtest.CliTestCase):
             bad_run = write_run(self.box.path("bad"), [entry])
             self.refused(os.path.join(bad_run, "cpu-a.json") + ": configuration "
                          "cpu-a|B3/S23:T256,256|g16|: timing.seconds[2] is " + shown +
-                         ", not a positive number of seconds", new=bad_run)
+                         ", not a number of seconds from 1e-9 to 1e9", new=bad_run)
 
     def test_bad_options(self):
         for args in (["--fail-on-regression", "-5"], ["--fail-on-regression", "nan"],
