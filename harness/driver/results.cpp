@@ -192,6 +192,7 @@ ResultsFolder::ResultsFolder(fs::path dir, bool resume, bool lock)
   if (!fs::is_directory(dir_, error)) throw Error("results folder " + dir_.string() + " is a file");
   if (lock_wanted_) lock_ = FolderLock(dir_);
   const bool empty = fs::is_empty(dir_, error);
+  empty_at_start_ = empty;
   const bool has_manifest = fs::exists(dir_ / kManifestFile, error);
   if (!resume) {
     if (!empty) {
@@ -243,7 +244,7 @@ std::size_t ResultsFolder::count_outside(const std::set<std::string>& ids) const
 void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string>& experiments,
                           std::size_t total, const std::set<std::string>& ids) {
   std::error_code error;
-  fs::create_directories(dir_, error);
+  made_ = fs::create_directories(dir_, error);
   if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
   if (lock_wanted_ && !lock_.held()) lock_ = FolderLock(dir_);
   // Temporaries of a driver that was killed while writing.
@@ -285,10 +286,22 @@ void ResultsFolder::record(std::size_t position, const std::string& experiment,
 }
 
 void ResultsFolder::write_all() {
-  for (const auto& [experiment, results] : results_)
-    write_experiment(experiment);
-  write_benchmarks();
-  write_manifest();
+  try {
+    for (const auto& [experiment, results] : results_)
+      write_experiment(experiment);
+    write_benchmarks();
+    write_manifest();
+  } catch (...) {
+    if (empty_at_start_) {
+      std::error_code error;
+      for (const auto& [experiment, results] : results_)
+        fs::remove(dir_ / (experiment + ".json"), error);
+      fs::remove(dir_ / kBenchmarksFile, error);
+      fs::remove(dir_ / kManifestFile, error);
+      if (made_) fs::remove(dir_, error); // only if empty
+    }
+    throw;
+  }
 }
 
 void ResultsFolder::finish() {

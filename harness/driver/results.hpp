@@ -94,7 +94,9 @@ public:
   void record(std::size_t position, const std::string& experiment, nlohmann::json result,
               bool write = true);
 
-  /// Writes every file: after start() and the records made with write = false.
+  /// Writes every file: after start() and the records made with write = false. Should a write
+  /// fail in a folder that was empty, what it wrote goes (the folder too if start() made it),
+  /// so that a disk full at the start leaves no folder that can be neither resumed nor reused.
   void write_all();
 
   /// Sets "finished" and writes the manifest.
@@ -110,6 +112,8 @@ private:
 
   std::filesystem::path dir_;
   bool lock_wanted_;
+  bool empty_at_start_ = true; ///< nonexistent or empty when this run found it
+  bool made_ = false;          ///< made by start()
   FolderLock lock_;
   std::optional<std::string> previous_started_;
   std::map<std::string, std::map<std::string, nlohmann::json>>

@@ -3,7 +3,10 @@ harness/RESULTS.md, and faults that cost one configuration and no more."""
 import json
 import os
 import re
+import resource
 import shutil
+import signal
+import subprocess
 import textwrap
 import time
 
@@ -203,6 +206,24 @@ class Bench(lbtest.CliTestCase):
         self.assertEqual([r["status"] for r in results], ["ok", "failed", "ok"])
         self.assertEqual(results[1]["reason"], "killed by signal 9 (Killed)")
         self.assertResultsFolderClean("out", ["fake"])
+
+    def test_a_disk_full_at_the_start_leaves_no_folder(self):
+        # The first files written, the manifest last: once a folder kept only the results file,
+        # which neither --resume (no manifest) nor a new run (not empty) would take.
+        def small_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails instead
+
+        path = self.box.write("sweep.toml", sweep('experiment = "fake"\nshape = "8x8"\n'
+                                                  'generations = 1'))
+        proc = subprocess.run([self.box.lifebench, "bench", "--sweep", path, "--out", "out"],
+                              cwd=self.box.work, env=self.box.environment(), capture_output=True,
+                              text=True, timeout=300, preexec_fn=small_files)
+        self.assertOneErrorLine(proc, "cannot write out/", "File too large")
+        self.assertFalse(os.path.exists(self.box.path("out")))
+        self.assertEqual(self.box.bench_calls("fake"), [])
+        self.assertEqual(self.bench(sweep('experiment = "fake"\nshape = "8x8"\n'
+                                          'generations = 1')).returncode, 0)
 
     def test_existing_results_folder_needs_resume(self):
         text = sweep('experiment = "fake"\nshape = "8x8"\ngenerations = 1')
