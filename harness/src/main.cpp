@@ -49,31 +49,35 @@ void require_optimised_build() {
   }
 }
 
-/// The line each interrupting signal prints, made before any arrives: a handler may only
-/// write it.
-std::array<std::string, NSIG> g_interrupted_lines;
+/// The line each signal we end on prints, made before any arrives: a handler may only write
+/// it.
+std::array<std::string, NSIG> g_signal_lines;
 
-/// Ends `run` on an interrupting signal as on an error: the temporary being written is removed
-/// (it may hold up to a whole universe), one line says why, and the exit status is 128 + the
-/// signal's number, as a shell reports it.
-extern "C" void end_run_on_interrupt(int signal) {
+/// Ends the process on a signal as on an error: the temporary being written is removed (it may
+/// hold up to a whole universe), one line says why, and the exit status is 128 + the signal's
+/// number, as a shell reports it.
+extern "C" void end_on_signal(int signal) {
   remove_temporaries_in_progress();
-  const std::string& line = g_interrupted_lines[static_cast<std::size_t>(signal)];
+  const std::string& line = g_signal_lines[static_cast<std::size_t>(signal)];
   (void)!::write(STDERR_FILENO, line.data(), line.size());
   ::_exit(128 + signal);
 }
 
+void end_on(int signal, const std::string& why) {
+  const char* name = ::strsignal(signal);
+  g_signal_lines[static_cast<std::size_t>(signal)] =
+      "lifebench: error: " + why + " by signal " + std::to_string(signal) +
+      (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
+  struct sigaction action {};
+  action.sa_handler = end_on_signal;
+  sigfillset(&action.sa_mask); // one handler at a time
+  ::sigaction(signal, &action, nullptr);
+}
+
+/// `run` ends cleanly when interrupted.
 void end_cleanly_on_interrupts() {
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
-    const char* name = ::strsignal(signal);
-    g_interrupted_lines[static_cast<std::size_t>(signal)] =
-        "lifebench: error: interrupted by signal " + std::to_string(signal) +
-        (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
-    struct sigaction action {};
-    action.sa_handler = end_run_on_interrupt;
-    sigfillset(&action.sa_mask); // one handler at a time
-    ::sigaction(signal, &action, nullptr);
-  }
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+    end_on(signal, "interrupted");
 }
 
 int verify_command(const ExperimentInfo& info, const std::vector<std::string>& pairs,
@@ -190,6 +194,9 @@ int main(int argc, char** argv) {
   // Past a file size limit (ulimit -f) a write then fails with EFBIG, which the writers
   // report and clean up after, instead of the signal ending the process midway.
   std::signal(SIGXFSZ, SIG_IGN);
+  // A universe streamed from a mapped file that another process cuts short faults the read of
+  // the pages it lost.
+  lifebench::harness::end_on(SIGBUS, "a file being read was cut short by another process, stopped");
   int benchmark_argc = 1;
   benchmark::Initialize(&benchmark_argc, argv);
   try {

@@ -1,8 +1,11 @@
 """An interrupt while the experiments describe themselves: every command stops
 with status 130, before it reports or runs anything; and SIGINT, SIGTERM or SIGHUP while
-`run` writes its output: one line, status 128 + the signal, no temporary left."""
+`run` writes its output: one line, status 128 + the signal, no temporary left; the same when
+a file a streamed run reads is cut short under it."""
 import os
 import signal
+import subprocess
+import time
 
 import lbtest
 
@@ -73,6 +76,37 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
         # The output a completed pass left, if one did, is a whole generation and stays.
         self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
 
+
+    def test_a_streamed_file_cut_short_while_read_ends_the_run_as_an_error(self):
+        # The file a pass reads is mapped; another process truncating it faulted the read of
+        # the pages it lost (SIGBUS) and ended the run with no message, its temporary left.
+        folder = lbtest.experiment_folder(self, "cpu-outofcore")
+        out = self.box.path("out")
+        os.makedirs(out)
+        run = subprocess.Popen(
+            [self.box.lifebench, "run", "--impl", "cpu-outofcore", "--experiments", folder,
+             "--soup", "4096x4096,0.5,1", "--generations", "100000", "--param", "memory=1M",
+             "--output", os.path.join(out, "o.lbu")], cwd=self.box.work,
+            env=self.box.environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        self.addCleanup(lambda: run.poll() is None and run.kill())
+        deadline = time.monotonic() + 60
+        while run.poll() is None and time.monotonic() < deadline:
+            for name in ("o.lbu", ".o.lbu.tmp-soup"):  # what a pass reads
+                try:
+                    os.truncate(os.path.join(out, name), 8192)
+                except FileNotFoundError:
+                    pass
+            time.sleep(0.02)
+        proc = subprocess.CompletedProcess(run.args, run.wait(timeout=10), *run.communicate())
+        # Cut short before a pass maps it, the file is refused by its size; during the pass,
+        # the fault ends the run.
+        self.assertIn(proc.returncode, (1, 128 + signal.SIGBUS), proc.stderr)
+        line = self.assertOneErrorLine(proc)
+        if proc.returncode != 1:
+            self.assertIn("a file being read was cut short by another process, stopped by "
+                          "signal 7 (Bus error)", line)
+        self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
 
 if __name__ == "__main__":
     lbtest.main()
