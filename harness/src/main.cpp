@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "conformance.hpp"
 #include "lifebench/build_info.hpp"
+#include "lifebench/child_in_progress.hpp"
 #include "lifebench/cli.hpp"
 #include "lifebench/configuration.hpp"
 #include "lifebench/json_text.hpp"
@@ -53,10 +54,11 @@ void require_optimised_build() {
 /// it.
 std::array<std::string, NSIG> g_signal_lines;
 
-/// Ends the process on a signal as on an error: the temporary being written is removed (it may
-/// hold up to a whole universe), one line says why, and the exit status is 128 + the signal's
-/// number, as a shell reports it.
+/// Ends the process on a signal as on an error: its children are asked to end, the temporary
+/// being written is removed (it may hold up to a whole universe), one line says why, and the
+/// exit status is 128 + the signal's number, as a shell reports it.
 extern "C" void end_on_signal(int signal) {
+  end_children_in_progress();
   remove_temporaries_in_progress();
   const std::string& line = g_signal_lines[static_cast<std::size_t>(signal)];
   (void)!::write(STDERR_FILENO, line.data(), line.size());

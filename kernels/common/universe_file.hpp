@@ -126,6 +126,7 @@ private:
 
   Problem problem_;
   std::filesystem::path path_;
+  TemporaryInProgress noted_{path_}; ///< removed by a signal's handler too (run)
   bool drop_cache_;
 };
 

@@ -1,6 +1,8 @@
 #include "mpi/ranks_simulator.hpp"
 
+#include "lifebench/child_in_progress.hpp"
 #include "lifebench/error.hpp"
+#include "lifebench/state_io.hpp"
 #include "mpi/bands.hpp"
 #include "mpi/rank_failure.hpp"
 
@@ -110,6 +112,7 @@ std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> e
   const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(spawned));
+  const ChildInProgress noted(pid); // mpirun ends its ranks on SIGTERM
   int status = 0;
   std::uintmax_t log_size = 0;
   std::optional<std::chrono::steady_clock::time_point> aborting_since;
@@ -167,6 +170,8 @@ double RanksSimulator::run_ranks(std::uint64_t generations) {
   const fs::path report = file_.path().string() + ".report.json";
   const fs::path log = file_.path().string() + ".log";
   const RemovedAfterwards removed{{report, log}};
+  const TemporaryInProgress report_noted(report); // removed by a signal's handler too
+  const TemporaryInProgress log_noted(log);
   // --oversubscribe: the configuration says how many ranks, not the machine's count of
   // slots (its cores, which may be fewer than its hardware threads); Open MPI leaves the
   // ranks unbound only where there are more of them than cores.

@@ -1,7 +1,7 @@
 """An interrupt while the experiments describe themselves: every command stops
 with status 130, before it reports or runs anything; and SIGINT, SIGTERM or SIGHUP while
 `run` writes its output: one line, status 128 + the signal, no temporary left; the same when
-a file a streamed run reads is cut short under it."""
+a file a streamed run reads is cut short under it; a run of ranks ends them too."""
 import os
 import signal
 import subprocess
@@ -107,6 +107,43 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
             self.assertIn("a file being read was cut short by another process, stopped by "
                           "signal 7 (Bus error)", line)
         self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
+
+    def test_a_run_of_ranks_ends_its_ranks_and_their_files(self):
+        # mpirun and its ranks outlived the interrupted run, the soup they read left beside.
+        folder = lbtest.experiment_folder(self, "cpu-mpi")
+        temporary = self.box.path("tmp")  # where the ranks' files go, named in their arguments
+        os.makedirs(temporary)
+        run = subprocess.Popen(
+            [os.path.join(folder, "lifebench-exp-cpu-mpi"), "run", "--soup", "2048x2048,0.5,1",
+             "--generations", "1000000", "--output", self.box.path("o.rle")],
+            cwd=self.box.work, env=self.box.environment({"TMPDIR": temporary}),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: run.poll() is None and run.kill())
+
+        def ours():
+            found = []
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    with open("/proc/%s/cmdline" % pid, "rb") as f:
+                        if temporary.encode() in f.read():
+                            found.append(int(pid))
+                except OSError:
+                    pass
+            return found
+
+        deadline = time.monotonic() + 60
+        while len(ours()) < 2 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # mpirun and a rank
+        if run.poll() == 77:
+            self.skipTest(run.communicate()[1])
+        self.assertGreaterEqual(len(ours()), 2, "the ranks never started")
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=30)
+        self.assertOneErrorLine(subprocess.CompletedProcess(run.args, run.returncode, "", err),
+                                "interrupted by signal 15 (Terminated)", code=143)
+        for pid in ours():
+            self.assertTrue(lbtest.wait_until_gone(pid, 20), "process %d outlived the run" % pid)
+        self.assertEqual(os.listdir(temporary), [])
 
 if __name__ == "__main__":
     lbtest.main()
