@@ -625,7 +625,9 @@ std::vector<SweepRun> read_sweep_file(const fs::path& file, const Catalog& catal
                                       const Experiment* owner) {
   const std::string name = file.string();
   std::error_code error;
-  if (!fs::is_regular_file(file, error)) throw Error("sweep file " + name + " does not exist");
+  const fs::file_status status = fs::status(file, error);
+  if (!fs::exists(status)) throw Error("sweep file " + name + " does not exist");
+  if (!fs::is_regular_file(status)) throw Error("sweep file " + name + " is not a regular file");
   toml::table document;
   try {
     document = toml::parse_file(name);

@@ -99,7 +99,8 @@ private:
       const char c = line[i];
       if (c != '.' && c != '*') {
         fail(n, i,
-             "expected '.' (dead) or '*' (alive) in a row, found '" + std::string(1, c) + "'");
+             "expected '.' (dead) or '*' (alive) in a row, found " +
+                 quote(std::string_view(&c, 1), '\''));
       }
       const std::size_t end = std::min(line.find_first_not_of(c, i), line.size());
       if (c == '*') add(x_ + static_cast<std::int64_t>(i), y_, static_cast<std::int64_t>(end - i));

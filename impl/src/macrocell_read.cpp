@@ -125,7 +125,8 @@ private:
         continue;
       }
       if (c != '.' && c != '*') {
-        fail(n, i, "expected '.', '*' or '$' in a leaf, found '" + std::string(1, c) + "'");
+        fail(n, i,
+             "expected '.', '*' or '$' in a leaf, found " + quote(std::string_view(&c, 1), '\''));
       }
       if (column > 7 || row > 7) fail(n, i, "a leaf holds 8x8 cells");
       if (c == '*') cells |= std::uint64_t{1} << (8 * row + column);

@@ -161,7 +161,7 @@ private:
     }
     for (const char c : counts) {
       if (c < '0' || c > '9') {
-        throw fail("'" + std::string(1, c) + "' in the " + what +
+        throw fail(quote(std::string_view(&c, 1), '\'') + " in the " + what +
                    " counts is not a neighbour count (only totalistic rules are supported)");
       }
       add(static_cast<std::uint64_t>(c - '0'));

@@ -153,9 +153,26 @@ std::size_t character_start(std::string_view text, std::size_t at) {
   return at;
 }
 
+/// `text` with each control character as \xNN: a NUL would end the message where it is
+/// printed as a C string, an escape sequence would command the terminal.
+std::string without_control_characters(std::string_view text) {
+  std::string shown;
+  shown.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20U || byte == 0x7FU) {
+      shown += "\\x" + detail::hex(byte, 2);
+    } else {
+      shown += c;
+    }
+  }
+  return shown;
+}
+
 } // namespace
 
-std::string quote(std::string_view text, char mark) {
+std::string quote(std::string_view input, char mark) {
+  const std::string text = without_control_characters(input);
   constexpr std::size_t kLongest = 80;
   constexpr std::size_t kHead = 40; // and the rest of kLongest from the end
   // Appending, as `"literal" + std::string` trips GCC 12's false -Wrestrict.

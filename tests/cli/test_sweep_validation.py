@@ -219,6 +219,19 @@ class SweepValidation(lbtest.CliTestCase):
         self.assertOneErrorLine(self.box.run("bench", "--sweep", "nowhere.toml"),
                                 "nowhere.toml does not exist")
 
+    def test_a_sweep_path_that_is_not_a_regular_file(self):
+        os.mkfifo(self.box.path("fifo.toml"))  # whose read would wait for a writer
+        os.mkdir(self.box.path("folder.toml"))
+        for name in ("fifo.toml", "folder.toml"):
+            self.assertOneErrorLine(self.box.run("bench", "--sweep", name, "--dry-run"),
+                                    "sweep file %s is not a regular file" % name)
+
+    def test_control_characters_are_shown_not_sent(self):
+        # A NUL cut the message short where it came; an escape sequence reached the terminal.
+        line = self.refused(GOOD_RUN + 'rule = "B3/S23\\u0000x\\u001b[31m"\n')
+        self.assertIn('rule "B3/S23\\x00x\\x1b[31m": \'\\x00\' in the survival counts', line)
+        self.assertNotIn("\x1b", line)
+
     def test_named_sweep_selecting_nothing(self):
         self.box.add_fake("own", sweep='[[run]]\nsweeps = ["cpu"]\nshape = "16x16"\ngenerations = 2\n')
         line = self.assertOneErrorLine(self.box.run("bench", "--sweep", "gpu", "--out", "out"),

@@ -14,6 +14,11 @@ TEST(Quote, ShortTextWhole) {
   EXPECT_EQ(quote(std::string(80, 'a')), '"' + std::string(80, 'a') + '"');
 }
 
+TEST(Quote, ControlCharactersShown) {
+  using namespace std::string_literals;
+  EXPECT_EQ(quote("B3/S23\0x\x1b[31m\x7f\tz"s), "\"B3/S23\\x00x\\x1b[31m\\x7f\\x09z\"");
+}
+
 TEST(Quote, LongPathKeepsItsFileName) {
   const std::string path = "/" + std::string(200, 'd') + "/first.toml, /elsewhere/second.toml";
   const std::string quoted = quote(path, '\'');

@@ -29,9 +29,11 @@ private:
   int column_;
 };
 
-/// `text` between two `mark`s, for naming input in a message: a text longer than 80 bytes is
-/// cut to its first 40 and last 40 (at characters' starts) around "…", so that no input makes
-/// a message longer than a line and a long path keeps its file's name.
+/// `text` between two `mark`s, for naming input in a message: its control characters as \xNN
+/// (a NUL would cut the message short, an escape sequence command the terminal), and a text
+/// longer than 80 bytes then cut to its first 40 and last 40 (at characters' starts) around
+/// "…", so that no input makes a message longer than a line and a long path keeps its file's
+/// name.
 std::string quote(std::string_view text, char mark = '"');
 
 } // namespace lifebench
