@@ -167,9 +167,13 @@ std::int64_t UniverseHeader::file_bytes() const {
 
 UniverseReader::UniverseReader(const std::filesystem::path& path) : path_(path) {
   const std::string where = path.string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Not blocking: a FIFO's open would wait for a writer, and the file is mapped below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw Error("cannot read " + where + ": " + os_reason());
   try {
+    struct stat kind {};
+    if (::fstat(fd, &kind) != 0) throw Error("cannot read " + where + ": " + os_reason());
+    if (!S_ISREG(kind.st_mode)) throw Error(where + ": not a regular file (a universe is mapped)");
     std::string text(static_cast<std::size_t>(kUniverseDataOffset), '\0');
     std::int64_t got = 0;
     while (got < kUniverseDataOffset) {

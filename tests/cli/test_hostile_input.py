@@ -133,6 +133,27 @@ class HostileInput(lbtest.CliTestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(os.listdir(self.out), ["o.rle"])
 
+    def test_a_universe_that_is_a_fifo_is_refused_not_awaited(self):
+        # Its open waited for a writer that never came: the run hung, as an input and as the
+        # output a --resume reads.
+        if not lbtest.real_experiment("cpu-outofcore"):
+            self.skipTest("cpu-outofcore is not built")
+        fifo = self.box.path("fifo.lbu")
+        os.mkfifo(fifo)
+        self.assertRefused(("--input", fifo, "--generations", "3", "--output",
+                            self.output("o.lbu")),
+                           "fifo.lbu: not a regular file (a universe is mapped)",
+                           impl="cpu-outofcore")
+        universe = self.output("start.lbu")
+        proc, _ = self.run_limited("--soup", "64x64,0.5,1", "--generations", "0", "--output",
+                                   universe)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        os.mkfifo(self.output("o.lbu"))
+        proc, seconds = self.run_limited("--input", universe, "--generations", "3", "--output",
+                                         self.output("o.lbu"), "--resume", impl="cpu-outofcore")
+        self.assertOneErrorLine(proc, "o.lbu: not a regular file (a universe is mapped)")
+        self.assertLess(seconds, CPU_SECONDS)
+
     def test_errors_name_the_users_paths(self):
         glider = os.path.join(lbtest.DATASETS_DIR, "glider.rle")
         missing = os.path.join(self.out, "nodir", "x.rle")
