@@ -171,19 +171,19 @@ std::string without_control_characters(std::string_view text) {
 
 } // namespace
 
-std::string quote(std::string_view input, char mark) {
-  const std::string text = without_control_characters(input);
+std::string quote(std::string_view text, char mark) {
+  const std::string shown = without_control_characters(text);
   constexpr std::size_t kLongest = 80;
   constexpr std::size_t kHead = 40; // and the rest of kLongest from the end
   // Appending, as `"literal" + std::string` trips GCC 12's false -Wrestrict.
   std::string quoted(1, mark);
-  if (text.size() <= kLongest) {
-    quoted += text;
+  if (shown.size() <= kLongest) {
+    quoted += shown;
   } else {
     // Its start and its end: a path's end is the file's name, which says the most.
-    quoted += text.substr(0, character_start(text, kHead));
+    quoted += shown.substr(0, character_start(shown, kHead));
     quoted += "…";
-    quoted += text.substr(character_start(text, text.size() - (kLongest - kHead)));
+    quoted += shown.substr(character_start(shown, shown.size() - (kLongest - kHead)));
   }
   quoted += mark;
   return quoted;
