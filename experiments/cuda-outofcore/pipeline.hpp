@@ -98,7 +98,7 @@ private:
 /// the stages run in turn; with it `slots` (at least 2) rotate: item k uses slot
 /// k % slots, read once item k - slots is written. The first error of any stage stops
 /// every stage and is rethrown here, after both threads have ended and every item whose
-/// simulate returned is settled (unless its own settle failed).
+/// simulate returned has had its settle tried.
 inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages) {
   StageSeconds seconds;
   const auto settle = [&](int k, int s) {
@@ -137,26 +137,26 @@ inline StageSeconds run(int count, bool overlap, int slots, const Stages& stages
     });
     // Item k begun, then (with settle) item k - 1 ended, or item k - 1 ended first where item
     // k is not read yet; the last ended after the loop.
-    int open = -1; // the item begun and not yet ended
-    const auto end_open = [&] {
-      const int k = std::exchange(open, -1); // not settled again should its settle fail
+    int open = -1; // the item begun whose settle is not yet tried
+    const auto end = [&](int k) {
       settle(k, k % slots);
       progress.advance(progress.simulated);
     };
+    const auto end_open = [&] { end(std::exchange(open, -1)); };
     try {
       for (int k = 0; k < count; ++k) {
         const auto read = [&] { return progress.read > k; };
         if (open >= 0 && !progress.holds(read)) end_open();
         if (!progress.wait(read)) break;
         seconds.simulate += detail::seconds_of(stages.simulate, k, k % slots);
-        if (open >= 0) end_open();
-        open = k;
+        if (const int before = std::exchange(open, k); before >= 0) end(before);
         if (!stages.settle) end_open();
       }
       if (open >= 0) end_open();
     } catch (...) {
       progress.fail(std::current_exception());
-      // A simulate failed: the item before it may still be at work on the GPU.
+      // An item begun whose settle was not tried (a simulate or the settle before it failed):
+      // its copies may still be at work on the GPU.
       if (open >= 0) {
         try {
           settle(open, open % slots);
