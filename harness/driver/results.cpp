@@ -246,7 +246,15 @@ void ResultsFolder::start(nlohmann::json manifest, const std::vector<std::string
   std::error_code error;
   made_ = fs::create_directories(dir_, error);
   if (error) throw Error("cannot create results folder " + dir_.string() + ": " + error.message());
-  if (lock_wanted_ && !lock_.held()) lock_ = FolderLock(dir_);
+  if (lock_wanted_ && !lock_.held()) {
+    lock_ = FolderLock(dir_);
+    // Made or filled by another run since this one found it empty: its plan no longer holds,
+    // and write_all() must not take back files it did not write.
+    if (empty_at_start_ && !fs::is_empty(dir_, error)) {
+      throw Error("results folder " + dir_.string() +
+                  " was written by another run meanwhile: use another --out");
+    }
+  }
   // Temporaries of a driver that was killed while writing.
   for (const auto& entry : fs::directory_iterator(dir_)) {
     if (is_temporary(entry.path())) fs::remove(entry.path(), error);

@@ -95,8 +95,9 @@ public:
               bool write = true);
 
   /// Writes every file: after start() and the records made with write = false. Should a write
-  /// fail in a folder that was empty, what it wrote goes (the folder too if start() made it),
-  /// so that a disk full at the start leaves no folder that can be neither resumed nor reused.
+  /// fail in a folder that was empty, what it wrote goes (the folder too if start() made it,
+  /// not the folders above it that it made), so that a disk full at the start leaves no folder
+  /// that can be neither resumed nor reused.
   void write_all();
 
   /// Sets "finished" and writes the manifest.

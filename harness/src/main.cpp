@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 #include <array>
+#include <atomic>
 #include <benchmark/benchmark.h>
 #include <csignal>
 #include <cstring>
@@ -54,10 +55,24 @@ void require_optimised_build() {
 /// it.
 std::array<std::string, NSIG> g_signal_lines;
 
+/// Taken by the first thread a signal ends the process in; another waits for the end.
+std::atomic_flag g_ending = ATOMIC_FLAG_INIT;
+
 /// Ends the process on a signal as on an error: its children are asked to end, the temporary
 /// being written is removed (it may hold up to a whole universe), one line says why, and the
-/// exit status is 128 + the signal's number, as a shell reports it.
-extern "C" void end_on_signal(int signal) {
+/// exit status is 128 + the signal's number, as a shell reports it. A bus error that is not a
+/// mapped file's lost page (BUS_ADRERR: a fault of ours, or a signal sent) takes the default
+/// action, a core dump included.
+extern "C" void end_on_signal(int signal, siginfo_t* info, void* /*context*/) {
+  if (signal == SIGBUS && info->si_code != BUS_ADRERR) {
+    ::signal(SIGBUS, SIG_DFL);
+    ::raise(SIGBUS); // delivered as the handler returns
+    return;
+  }
+  if (g_ending.test_and_set()) {
+    for (;;)
+      ::pause();
+  }
   end_children_in_progress();
   remove_temporaries_in_progress();
   const std::string& line = g_signal_lines[static_cast<std::size_t>(signal)];
@@ -71,8 +86,9 @@ void end_on(int signal, const std::string& why) {
       "lifebench: error: " + why + " by signal " + std::to_string(signal) +
       (name != nullptr ? std::string(" (") + name + ")" : std::string()) + "\n";
   struct sigaction action {};
-  action.sa_handler = end_on_signal;
-  sigfillset(&action.sa_mask); // one handler at a time
+  action.sa_sigaction = end_on_signal;
+  action.sa_flags = SA_SIGINFO;
+  sigfillset(&action.sa_mask); // no other signal within the handler's thread
   ::sigaction(signal, &action, nullptr);
 }
 

@@ -10,6 +10,7 @@ namespace {
 
 /// Fixed slots of atomics (0: free), which a handler reads without a lock or an allocation.
 std::array<std::atomic<pid_t>, 16> g_children{};
+static_assert(std::atomic<pid_t>::is_always_lock_free, "read in a signal's handler");
 
 } // namespace
 
@@ -24,7 +25,12 @@ ChildInProgress::ChildInProgress(pid_t child) {
 }
 
 ChildInProgress::~ChildInProgress() {
+  forget();
+}
+
+void ChildInProgress::forget() {
   if (slot_ >= 0) g_children[static_cast<std::size_t>(slot_)].store(0);
+  slot_ = -1;
 }
 
 void end_children_in_progress() noexcept {

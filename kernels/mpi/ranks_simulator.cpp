@@ -112,21 +112,30 @@ std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> e
   const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(spawned));
-  const ChildInProgress noted(pid); // mpirun ends its ranks on SIGTERM
+  ChildInProgress noted(pid); // mpirun ends its ranks on SIGTERM
+  // Reaps mpirun once it has ended, forgotten first: its pid may then be another's.
   int status = 0;
+  const auto reap = [&] {
+    noted.forget();
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  };
   std::uintmax_t log_size = 0;
   std::optional<std::chrono::steady_clock::time_point> aborting_since;
   for (;;) {
-    const pid_t ended = ::waitpid(pid, &status, WNOHANG);
-    if (ended == pid) break;
-    if (ended < 0 && errno != EINTR) {
+    siginfo_t ended{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOHANG | WNOWAIT) != 0) {
+      if (errno == EINTR) continue;
       throw Error(std::string("cannot wait for mpirun: ") + std::strerror(errno));
+    }
+    if (ended.si_pid == pid) {
+      reap();
+      break;
     }
     const auto now = std::chrono::steady_clock::now();
     if (aborting_since && now - *aborting_since > kGrace) {
       kill_with_children(pid);
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
+      reap();
       return "mpirun hung after aborting the job and was killed";
     }
     std::error_code error;

@@ -76,7 +76,6 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
         # The output a completed pass left, if one did, is a whole generation and stays.
         self.assertLessEqual(set(os.listdir(out)), {"o.lbu"})
 
-
     def test_a_streamed_file_cut_short_while_read_ends_the_run_as_an_error(self):
         # The file a pass reads is mapped; another process truncating it faulted the read of
         # the pages it lost (SIGBUS) and ended the run with no message, its temporary left.
@@ -98,7 +97,8 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
                 except FileNotFoundError:
                     pass
             time.sleep(0.02)
-        proc = subprocess.CompletedProcess(run.args, run.wait(timeout=10), *run.communicate())
+        stdout, stderr = run.communicate(timeout=10)
+        proc = subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr)
         # Cut short before a pass maps it, the file is refused by its size; during the pass,
         # the fault ends the run.
         self.assertIn(proc.returncode, (1, 128 + signal.SIGBUS), proc.stderr)
@@ -131,12 +131,37 @@ class InterruptDuringTheOutputsWrite(lbtest.CliTestCase):
                     pass
             return found
 
-        deadline = time.monotonic() + 60
-        while len(ours()) < 2 and run.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)  # mpirun and a rank
+        def kill_ours():
+            for pid in ours():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+        self.addCleanup(kill_ours)  # should the test fail with them running
+
+        def computing():
+            """Whether a rank has run for half a second: past mpirun's start, which a signal
+            may disturb."""
+            for pid in ours():
+                try:
+                    with open("/proc/%d/stat" % pid) as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                    with open("/proc/%d/cmdline" % pid, "rb") as f:
+                        rank = b"lifebench-rank-" in f.read().split(b"\0")[0]
+                except OSError:
+                    continue
+                ticks = int(fields[11]) + int(fields[12])  # utime + stime
+                if rank and ticks >= os.sysconf("SC_CLK_TCK") // 2:
+                    return True
+            return False
+
+        deadline = time.monotonic() + 120
+        while not computing() and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         if run.poll() == 77:
             self.skipTest(run.communicate()[1])
-        self.assertGreaterEqual(len(ours()), 2, "the ranks never started")
+        self.assertTrue(computing(), "the ranks never computed")
         run.send_signal(signal.SIGTERM)
         _, err = run.communicate(timeout=30)
         self.assertOneErrorLine(subprocess.CompletedProcess(run.args, run.returncode, "", err),

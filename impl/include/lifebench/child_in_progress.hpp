@@ -12,6 +12,8 @@ class ChildInProgress {
 public:
   explicit ChildInProgress(pid_t child);
   ~ChildInProgress();
+  /// Once the child is reaped: its pid may be another process's soon.
+  void forget();
   ChildInProgress(const ChildInProgress&) = delete;
   ChildInProgress& operator=(const ChildInProgress&) = delete;
 
