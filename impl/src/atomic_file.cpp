@@ -126,6 +126,13 @@ TemporaryInProgress::~TemporaryInProgress() {
   forget_in_progress(slot_);
 }
 
+RemovedWhenDone::RemovedWhenDone(std::filesystem::path path) : path_(std::move(path)) {}
+
+RemovedWhenDone::~RemovedWhenDone() {
+  std::error_code ignored;
+  std::filesystem::remove(path_, ignored);
+}
+
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path target = through_links(path);

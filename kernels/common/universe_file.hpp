@@ -89,31 +89,27 @@ public:
   /// `user` names the file's user in its name: lifebench-<user>-<random>.lbu.
   UniverseFile(const Problem& problem, const Params& params, const std::string& user = "outofcore")
       : problem_(problem),
-        path_(folder_of(params) /
+        file_(folder_of(params) /
               ("lifebench-" + user + "-" + std::to_string(std::random_device{}()) +
                std::to_string(std::random_device{}()) + ".lbu")),
         drop_cache_(cache_of(params) != Cache::kept) {}
-  ~UniverseFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
   UniverseFile(const UniverseFile&) = delete;
   UniverseFile& operator=(const UniverseFile&) = delete;
 
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] const std::filesystem::path& path() const { return file_.path(); }
   void upload(const Grid& grid) const {
-    write_state(path_, State{problem_, grid, 0});
+    write_state(path(), State{problem_, grid, 0});
     written();
   }
   void upload_soup(const SoupSpec& soup) const {
-    write_soup_universe(path_, problem_, soup);
+    write_soup_universe(path(), problem_, soup);
     written();
   }
-  [[nodiscard]] Grid download() const { return read_state(path_, std::nullopt).grid; }
+  [[nodiscard]] Grid download() const { return read_state(path(), std::nullopt).grid; }
   /// The file's entries of Simulator::device(): its folder, what holds it, and its size.
   void describe(std::map<std::string, std::string>& info) const {
-    info["folder"] = path_.parent_path().string();
-    info["storage"] = describe_storage(path_.parent_path());
+    info["folder"] = path().parent_path().string();
+    info["storage"] = describe_storage(path().parent_path());
     info["file_bytes"] = std::to_string(UniverseHeader{problem_, 0}.file_bytes());
   }
 
@@ -121,12 +117,11 @@ private:
   /// After the file is written and synced: out of the page cache unless the parameters keep
   /// it (with `direct` too: only the passes are written past the cache).
   void written() const {
-    if (drop_cache_) drop_from_page_cache(path_);
+    if (drop_cache_) drop_from_page_cache(path());
   }
 
   Problem problem_;
-  std::filesystem::path path_;
-  TemporaryInProgress noted_{path_}; ///< removed by a signal's handler too (run)
+  RemovedWhenDone file_;
   bool drop_cache_;
 };
 

@@ -155,17 +155,6 @@ std::string run_to_end(std::vector<std::string> argv, std::vector<std::string> e
   return "";
 }
 
-/// Files removed when the run of ranks that wrote them is over, however it ended.
-struct RemovedAfterwards {
-  std::vector<fs::path> paths;
-  ~RemovedAfterwards() {
-    for (const auto& path : paths) {
-      std::error_code ignored;
-      fs::remove(path, ignored);
-    }
-  }
-};
-
 } // namespace
 
 RanksSimulator::RanksSimulator(const Problem& problem, const Params& params, RankLaunch launch)
@@ -178,9 +167,8 @@ double RanksSimulator::run_ranks(std::uint64_t generations) {
   if (generations == 0) return 0;
   const fs::path report = file_.path().string() + ".report.json";
   const fs::path log = file_.path().string() + ".log";
-  const RemovedAfterwards removed{{report, log}};
-  const TemporaryInProgress report_noted(report); // removed by a signal's handler too
-  const TemporaryInProgress log_noted(log);
+  const RemovedWhenDone report_removed(report);
+  const RemovedWhenDone log_removed(log);
   // --oversubscribe: the configuration says how many ranks, not the machine's count of
   // slots (its cores, which may be fewer than its hardware threads); Open MPI leaves the
   // ranks unbound only where there are more of them than cores.

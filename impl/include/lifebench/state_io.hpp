@@ -86,6 +86,23 @@ private:
   int slot_;
 };
 
+/// A file the caller makes and removes when done with it (a run's working universe, its
+/// ranks' report): removed when destroyed, and noted meanwhile (TemporaryInProgress), so that
+/// a signal's handler removes it too.
+class RemovedWhenDone {
+public:
+  explicit RemovedWhenDone(std::filesystem::path path);
+  ~RemovedWhenDone();
+  RemovedWhenDone(const RemovedWhenDone&) = delete;
+  RemovedWhenDone& operator=(const RemovedWhenDone&) = delete;
+
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+  TemporaryInProgress noted_{path_};
+};
+
 /// The temporary a file writer fills beside `path` (beside the file a symbolic link `path`
 /// leads to: the link is written through), noted while it lives (TemporaryInProgress) and
 /// removed when destroyed unless put in place.
